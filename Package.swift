@@ -1,0 +1,73 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "sdl-gateway",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sdl-gateway", targets: ["SDLGatewayCommand"]),
+        .executable(name: "sdl-spec-gen", targets: ["SDLSpecGenerator"]),
+        .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
+        .library(name: "SDLSpec", targets: ["SDLSpec"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
+    targets: [
+        // Bytes <-> frames, messages, BSON, control frames and RPCs. NIOCore only: no I/O.
+        .target(
+            name: "SDLProtocol",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        // The RPC catalog of MOBILE_API.xml, its loader and JSON parameter validation.
+        .target(
+            name: "SDLSpec",
+            dependencies: ["SDLProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        // `sdl-spec-gen`: regenerates Sources/SDLSpec/Generated from MOBILE_API.xml.
+        .executableTarget(
+            name: "SDLSpecGenerator",
+            dependencies: ["SDLSpec"],
+            swiftSettings: swiftSettings
+        ),
+        // `sdl-gateway`: the command line (inspect today; serve and simulate later).
+        .executableTarget(
+            name: "SDLGatewayCommand",
+            dependencies: [
+                "SDLProtocol",
+                "SDLSpec",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SDLProtocolTests",
+            dependencies: [
+                "SDLProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SDLSpecTests",
+            dependencies: ["SDLSpec", "SDLProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SDLGatewayCommandTests",
+            dependencies: ["SDLGatewayCommand", "SDLProtocol", "SDLSpec"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
