@@ -241,13 +241,13 @@ struct BSONTests {
     @Test("Arrays must have the keys 0, 1, 2 … in order")
     func arrayKeys() throws {
         // { x: { "1": int32 7 } } as an array.
-        #expect(bsonError(hex: "13 00 00 00 04 78 00 0c 00 00 00 10 31 00 07 00 00 00 00 00")?.code == .bsonInvalidValue)
+        #expect(bsonError(hex: "14 00 00 00 04 78 00 0c 00 00 00 10 31 00 07 00 00 00 00 00")?.code == .bsonInvalidValue)
         // Keys "0", "0".
-        let twoZeros = "1a 00 00 00 04 78 00 13 00 00 00 10 30 00 07 00 00 00 10 30 00 08 00 00 00 00 00"
+        let twoZeros = "1b 00 00 00 04 78 00 13 00 00 00 10 30 00 07 00 00 00 10 30 00 08 00 00 00 00 00"
         #expect(bsonError(hex: twoZeros) == SDLProtocolError(
             .bsonInvalidValue, "array key \"0\" where \"1\" was expected", offset: 7))
         // Keys "0", "1" read fine.
-        var buffer = ByteBuffer(hex: "1a 00 00 00 04 78 00 13 00 00 00 10 30 00 07 00 00 00 10 31 00 08 00 00 00 00 00")
+        var buffer = ByteBuffer(hex: "1b 00 00 00 04 78 00 13 00 00 00 10 30 00 07 00 00 00 10 31 00 08 00 00 00 00 00")
         #expect(try buffer.readBSONDocument()["x"] == [.int32(7), .int32(8)])
     }
 
