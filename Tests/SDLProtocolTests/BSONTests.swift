@@ -231,6 +231,20 @@ struct BSONTests {
             .bsonInvalidValue, "bool byte is 2, not 0 or 1", offset: 7))
     }
 
+    @Test("Error offsets are relative to the document start, not the buffer start")
+    func offsetsRelativeToDocument() {
+        var buffer = ByteBuffer(hex: "aa bb cc 09 00 00 00 08 62 00 02 00")
+        buffer.moveReaderIndex(forwardBy: 3)
+        do {
+            _ = try buffer.readBSONDocument()
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .bsonInvalidValue)
+            #expect(error.offset == 7)
+            #expect(buffer.readerIndex == 3)
+        }
+    }
+
     @Test("Unsupported type bytes are bsonUnsupportedType at the type byte", arguments: [0x05, 0x07, 0x09, 0x11, 0x13, 0x7F, 0xFF] as [UInt8])
     func unsupportedType(type: UInt8) {
         let error = bsonError([0x10, 0, 0, 0, type, 0x61, 0] + [UInt8](repeating: 0, count: 9))
