@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import NIOCore
+import SDLProtocol
+import SDLSpec
+
+/// `sdl-gateway inspect`: decodes an SDL byte stream and prints one JSON object per line for each
+/// frame and for each reassembled multi-frame message. Malformed input ends with exit status 2 and
+/// a message naming the byte offset; the lines before it are still printed.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Decode an SDL byte stream into one JSON object per frame.",
+        discussion: """
+            Reads raw bytes from FILE, from standard input when FILE is '-', or hex digits from --hex \
+            (whitespace, ':' and '|' between them are ignored). Each line has the keys that apply: \
+            version, encrypted, frameType, serviceType, frameInfo, controlFrame, sessionID, dataSize, \
+            messageID, bson, rpcType, functionID, function, correlationID, json, bulkDataSize.
+            """
+    )
+
+    @Option(name: .long, help: "The stream as hex digits, e.g. '10 07 01 00 00 00 00 00'.")
+    var hex: String?
+
+    @Argument(help: "A file of raw SDL bytes, or '-' for standard input.")
+    var file: String?
+
+    @Option(name: .long, help: "The largest frame payload to accept (a v5 StartServiceACK's mtu raises it).")
+    var maxPayload: Int = SDLFrameDecoder.defaultMaximumPayloadSize
+
+    func validate() throws {
+        guard (hex == nil) != (file == nil) else {
+            throw ValidationError("Give exactly one of --hex HEX or FILE ('-' for standard input).")
+        }
+        guard maxPayload >= 8 else { throw ValidationError("--max-payload must be at least 8.") }
+    }
+
+    func run() throws {
+        let catalog = SDLCatalog.builtIn
+        var inspector = StreamInspector(
+            maximumPayloadSize: maxPayload,
+            functionName: { id in
+                SDLMessageType.allCases.lazy.compactMap { catalog.function(id: id, messageType: $0)?.name }.first
+            },
+            functionID: { name in
+                SDLMessageType.allCases.lazy.compactMap { catalog.function(named: name, messageType: $0)?.functionID }.first
+            },
+            controlPayload: StreamInspector.bsonPayload
+        )
+        var output = StandardOutputLines()
+        do {
+            if let hex {
+                try inspector.feed(try Self.parseHex(hex), emit: { output.write($0) })
+            } else if let file {
+                let handle: FileHandle
+                if file == "-" {
+                    handle = .standardInput
+                } else {
+                    guard let opened = FileHandle(forReadingAtPath: file) else {
+                        throw ValidationError("Cannot open \(file).")
+                    }
+                    handle = opened
+                }
+                while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+                    try inspector.feed(ByteBuffer(bytes: chunk), emit: { output.write($0) })
+                }
+            }
+            try inspector.finish()
+            output.flush()
+        } catch let error as StreamInspector.InspectionError {
+            output.flush()
+            FileHandle.standardError.write(Data("sdl-gateway inspect: \(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as HexError {
+            FileHandle.standardError.write(Data("sdl-gateway inspect: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    struct HexError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Hex digits, with whitespace, ':', '|', ',' and '0x' prefixes ignored.
+    static func parseHex(_ text: String) throws(HexError) -> ByteBuffer {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        var previous: UInt8 = 0
+        for (index, char) in text.utf8.enumerated() {
+            let value: UInt8
+            switch char {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = char - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = char - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = char - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "x"), UInt8(ascii: "X"):
+                guard previous == UInt8(ascii: "0"), high == 0 else {
+                    throw HexError(description: "--hex has a misplaced 'x' at position \(index)")
+                }
+                high = nil
+                previous = char
+                continue
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: ","):
+                previous = char
+                continue
+            default:
+                throw HexError(description: "--hex has a character that is not a hex digit at position \(index)")
+            }
+            previous = char
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        guard high == nil else { throw HexError(description: "--hex has an odd number of hex digits") }
+        return ByteBuffer(bytes: bytes)
+    }
+}
+
+/// Buffered line output to standard output.
+struct StandardOutputLines {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ line: SDLJSON) {
+        buffer.append(contentsOf: line.serializedBytes())
+        buffer.append(0x0A)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
