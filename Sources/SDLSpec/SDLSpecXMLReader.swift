@@ -40,6 +40,8 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
     }
 
     private var depth = 0
+    private var open: [String] = []
+    private var sawRoot = false
     private var historyDepth = 0
     private var sawInterface = false
     private var version = ""
@@ -60,7 +62,9 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
         parser.delegate = reader
         let ok = parser.parse()
         if let failure = reader.failure { throw failure }
-        guard ok else {
+        // swift-corelibs-foundation may report success for some well-formedness errors (such as
+        // a mismatched end tag), so the element nesting is checked here as well.
+        guard ok, reader.sawRoot, reader.open.isEmpty else {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "parse failed"
             throw SDLSpecError(.malformedXML, "not well-formed XML: \(reason)", line: parser.lineNumber)
         }
@@ -208,6 +212,8 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes: [String: String] = [:]) {
         depth += 1
+        sawRoot = true
+        open.append(elementName)
         if historyDepth > 0 || elementName == "history" {
             historyDepth += 1
             return
@@ -274,8 +280,15 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
         }
     }
 
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        fail(SDLSpecError(.malformedXML, "not well-formed XML: \(parseError.localizedDescription)", line: line))
+    }
+
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
         defer { depth -= 1 }
+        guard open.popLast() == elementName else {
+            return fail(SDLSpecError(.malformedXML, "</\(elementName)> does not close the open element", line: line))
+        }
         if historyDepth > 0 {
             historyDepth -= 1
             return
