@@ -39,14 +39,8 @@ extension SDLCatalog {
     }
 
     private func placeholder(_ parameter: SDLParameter, includeOptional: Bool, depth: Int, maximumDepth: Int) -> SDLJSON {
-        if let candidate = defaultJSON(parameter) {
-            var probe = parameter
-            probe.isArray = false
-            var issues: [SDLValidationIssue] = []
-            if case .object = candidate {} else {
-                issues = validate(.object(["v": candidate]), against: SDLFunction(name: "", functionID: 0, messageType: .request, parameters: [{ probe.name = "v"; return probe }()]))
-            }
-            if issues.isEmpty { return candidate }
+        if let candidate = defaultJSON(parameter), issues(candidate, asElementOf: parameter).isEmpty {
+            return candidate
         }
         switch parameter.type {
         case .integer:

@@ -28,6 +28,16 @@ extension SDLCatalog {
         return issues
     }
 
+    /// The problems of `value` as one element of `parameter` (an array element when it is an
+    /// array), at path `$`.
+    func issues(_ value: SDLJSON, asElementOf parameter: SDLParameter, maximumDepth: Int = defaultValidationDepth) -> [SDLValidationIssue] {
+        var issues: [SDLValidationIssue] = []
+        var element = parameter
+        element.isArray = false
+        check(value, element, path: "$", depth: 0, maximumDepth: maximumDepth, into: &issues)
+        return issues
+    }
+
     private func checkObject(_ value: SDLJSON, parameters: [SDLParameter], expected: String, path: String, depth: Int, maximumDepth: Int, into issues: inout [SDLValidationIssue]) {
         guard case .object(let members) = value else {
             issues.append(SDLValidationIssue(kind: .wrongType, path: path, expected: expected, got: Self.describe(value)))

@@ -12,7 +12,7 @@ public struct SDLEnum: Sendable, Hashable, Codable {
         public var since: String?
         /// `until`: the RPC spec version that removed it.
         public var until: String?
-        /// `deprecated="true"`.
+        /// `true` for `deprecated="true"`, otherwise `nil` (which keeps the JSON form small).
         public var isDeprecated: Bool?
 
         public init(name: String, value: Int64? = nil, since: String? = nil, until: String? = nil, isDeprecated: Bool? = nil) {

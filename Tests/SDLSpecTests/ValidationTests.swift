@@ -24,7 +24,7 @@ struct ValidationTests {
         #expect(try issues("Show", ["mainField1": "Hello", "softButtons": [["type": "TEXT", "softButtonID": 1, "text": "OK"]]]).isEmpty)
         #expect(try issues("OnHMIStatus", ["hmiLevel": "FULL", "audioStreamingState": "AUDIBLE", "systemContext": "MAIN"], .notification).isEmpty)
         #expect(try issues("UnregisterAppInterface", [:]).isEmpty)
-        // An integral Float-free number is an Integer; any number is a Float.
+        // A number without a fraction is accepted as an Integer, even when written as 1.0.
         #expect(try issues("SetMediaClockTimer", ["updateMode": "COUNTUP", "startTime": ["hours": 1.0, "minutes": 2, "seconds": 3]]).isEmpty)
     }
 
@@ -106,8 +106,18 @@ struct ValidationTests {
         params["vrSynonyms"] = [.string(String(repeating: "🚗", count: 41))]
         #expect(try issues("RegisterAppInterface", .object(params)).map(\.path) == ["$.vrSynonyms[0]"])
         #expect(try issues("RegisterAppInterface", .object(params)).first?.kind == .stringTooLong)
-        let appID = try #require(catalog.function(named: "SetAppIcon", messageType: .request))
-        #expect(catalog.validate(["syncFileName": ""], against: appID).isEmpty || appID.parameter(named: "syncFileName")?.minLength != nil)
+        let small = SDLCatalog(version: "test", functions: [
+            SDLFunction(name: "F", functionID: 1, messageType: .request, parameters: [
+                SDLParameter(name: "code", type: .string, minLength: 4, maxLength: 7),
+                SDLParameter(name: "ratio", type: .float, minValue: 0.5, isMandatory: false),
+            ]),
+        ], enums: [:], structs: [:])
+        #expect(try small.validate(["code": "abc", "ratio": 0.25], function: "F") == [
+            SDLValidationIssue(kind: .stringTooShort, path: "$.code", expected: "String of 4...7 characters", got: "String \"abc\" (3 characters)"),
+            SDLValidationIssue(kind: .valueTooSmall, path: "$.ratio", expected: "Float >= 0.5", got: "Float 0.25"),
+        ])
+        #expect(try small.validate(["code": "abcd", "ratio": 1], function: "F").isEmpty)
+        #expect(try small.template(function: "F") == ["code": "code"])
     }
 
     @Test("Nesting bound")
