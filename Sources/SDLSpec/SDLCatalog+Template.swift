@@ -12,7 +12,7 @@ extension SDLCatalog {
     ///
     /// - `defvalue` when it is valid for the param;
     /// - numbers: 0 clamped into `minvalue...maxvalue` (Integer rounded into range);
-    /// - Boolean: `false`; enum: its first element;
+    /// - Boolean: `false`; enum: its first (allowed) element;
     /// - String: the param name, cut to `maxlength` and padded with `x` to `minlength`;
     /// - arrays: `max(1, minsize)` elements (at most `maxsize`);
     /// - structs: recursively, with only mandatory members. Optional struct members are added
@@ -61,7 +61,7 @@ extension SDLCatalog {
             if missing > 0 { text += String(repeating: "x", count: missing) }
             return .string(text)
         case .enumeration(let name):
-            return .string(enums[name]?.elements.first?.name ?? "")
+            return .string(parameter.allowedElements?.first ?? enums[name]?.elements.first?.name ?? "")
         case .structure(let name):
             return object(structs[name]?.parameters ?? [], includeOptional: includeOptional, depth: depth + 1, maximumDepth: maximumDepth)
         }

@@ -16,7 +16,8 @@ extension SDLCatalog {
     /// (empty when valid), in param order, then unknown keys sorted.
     ///
     /// - Integer: a JSON integer, or a number with no fraction. Float: any number.
-    /// - Enum: a string that is one of the element names.
+    /// - Enum: a string that is one of the element names (and of the param's
+    ///   ``SDLParameter/allowedElements`` when it lists some).
     /// - Struct: an object, checked recursively; structs below `maximumDepth` levels are
     ///   reported as ``SDLValidationIssue/Kind/nestingTooDeep`` and not looked into.
     /// - String length is counted in Unicode scalars (code points), as SDL Core counts the
@@ -125,6 +126,8 @@ extension SDLCatalog {
             guard case .string(let text) = value else { return wrongType("one of enum \(name) (String)") }
             if enums[name]?.contains(text) != true {
                 issues.append(SDLValidationIssue(kind: .notAnEnumElement, path: path, expected: "one of enum \(name)", got: Self.describe(value)))
+            } else if let allowed = parameter.allowedElements, !allowed.contains(text) {
+                issues.append(SDLValidationIssue(kind: .notAnEnumElement, path: path, expected: "one of " + allowed.joined(separator: ", "), got: Self.describe(value)))
             }
         case .structure(let name):
             checkObject(value, parameters: structs[name]?.parameters ?? [], expected: "struct \(name) (object)", path: path, depth: depth + 1, maximumDepth: maximumDepth, into: &issues)

@@ -27,6 +27,9 @@ public struct SDLParameter: Sendable, Hashable, Codable {
     public var isMandatory: Bool
     /// `defvalue`, verbatim.
     public var defaultValue: String?
+    /// For an enum param with `<element>` children (e.g. the `resultCode` of each response): the
+    /// only element names allowed here, a subset of the enum (SDL Core's "enum subset").
+    public var allowedElements: [String]?
     /// `since`: the RPC spec version that introduced the current definition.
     public var since: String?
     /// `until`: the RPC spec version that removed it.
@@ -39,7 +42,7 @@ public struct SDLParameter: Sendable, Hashable, Codable {
         minSize: Int? = nil, maxSize: Int? = nil,
         minValue: Double? = nil, maxValue: Double? = nil,
         minLength: Int? = nil, maxLength: Int? = nil,
-        isMandatory: Bool = true, defaultValue: String? = nil,
+        isMandatory: Bool = true, defaultValue: String? = nil, allowedElements: [String]? = nil,
         since: String? = nil, until: String? = nil, isDeprecated: Bool = false
     ) {
         self.name = name
@@ -53,6 +56,7 @@ public struct SDLParameter: Sendable, Hashable, Codable {
         self.maxLength = maxLength
         self.isMandatory = isMandatory
         self.defaultValue = defaultValue
+        self.allowedElements = allowedElements
         self.since = since
         self.until = until
         self.isDeprecated = isDeprecated
@@ -62,7 +66,7 @@ public struct SDLParameter: Sendable, Hashable, Codable {
     // catalog small.
     private enum CodingKeys: String, CodingKey {
         case name, type, isArray, minSize, maxSize, minValue, maxValue, minLength, maxLength
-        case isMandatory, defaultValue, since, until, isDeprecated
+        case isMandatory, defaultValue, allowedElements, since, until, isDeprecated
     }
 
     public init(from decoder: any Decoder) throws {
@@ -79,6 +83,7 @@ public struct SDLParameter: Sendable, Hashable, Codable {
             maxLength: try c.decodeIfPresent(Int.self, forKey: .maxLength),
             isMandatory: try c.decodeIfPresent(Bool.self, forKey: .isMandatory) ?? false,
             defaultValue: try c.decodeIfPresent(String.self, forKey: .defaultValue),
+            allowedElements: try c.decodeIfPresent([String].self, forKey: .allowedElements),
             since: try c.decodeIfPresent(String.self, forKey: .since),
             until: try c.decodeIfPresent(String.self, forKey: .until),
             isDeprecated: try c.decodeIfPresent(Bool.self, forKey: .isDeprecated) ?? false
@@ -98,6 +103,7 @@ public struct SDLParameter: Sendable, Hashable, Codable {
         try c.encodeIfPresent(maxLength, forKey: .maxLength)
         if isMandatory { try c.encode(true, forKey: .isMandatory) }
         try c.encodeIfPresent(defaultValue, forKey: .defaultValue)
+        try c.encodeIfPresent(allowedElements, forKey: .allowedElements)
         try c.encodeIfPresent(since, forKey: .since)
         try c.encodeIfPresent(until, forKey: .until)
         if isDeprecated { try c.encode(true, forKey: .isDeprecated) }

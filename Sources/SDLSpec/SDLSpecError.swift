@@ -26,6 +26,8 @@ public struct SDLSpecError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownFunctionID = Code(rawValue: "unknownFunctionID")
         /// A `<param>` whose `type` is not Integer, Float, Boolean, String or a defined enum/struct.
         public static let unknownType = Code(rawValue: "unknownType")
+        /// An `<element>` under an enum `<param>` that is not an element of its enum.
+        public static let unknownElement = Code(rawValue: "unknownElement")
         /// Two top-level enums or structs with one name, or two functions with one name and
         /// message type.
         public static let duplicateDefinition = Code(rawValue: "duplicateDefinition")

@@ -96,13 +96,17 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
                 var parameter = item.parameter
                 if let basic = SDLValueType(basicTypeName: item.typeName) {
                     parameter.type = basic
-                } else if enumsByName[item.typeName] != nil {
+                } else if let definition = enumsByName[item.typeName] {
                     parameter.type = .enumeration(item.typeName)
+                    for name in parameter.allowedElements ?? [] where !definition.contains(name) {
+                        throw SDLSpecError(.unknownElement, "\(owner).\(parameter.name) allows \(name), which is not an element of enum \(item.typeName)", line: item.line)
+                    }
                 } else if structNames.contains(item.typeName) {
                     parameter.type = .structure(item.typeName)
                 } else {
                     throw SDLSpecError(.unknownType, "\(owner).\(parameter.name) has unknown type \(item.typeName)", line: item.line)
                 }
+                if case .enumeration = parameter.type {} else { parameter.allowedElements = nil }
                 result.append(parameter)
             }
             return result
@@ -271,6 +275,22 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
                         isDeprecated: try flag(attributes, "deprecated", default: false) ? true : nil
                     ))
                     container = .enumeration(definition, line: start)
+                }
+            case (4, "element") where open[2] == "param":
+                let name = try required(attributes, "name", of: "element")
+                func allow(_ parameters: inout [RawParameter]) {
+                    guard !parameters.isEmpty else { return }
+                    parameters[parameters.count - 1].parameter.allowedElements = (parameters[parameters.count - 1].parameter.allowedElements ?? []) + [name]
+                }
+                switch container {
+                case .function(var function):
+                    allow(&function.parameters)
+                    container = .function(function)
+                case .structure(var structure):
+                    allow(&structure.parameters)
+                    container = .structure(structure)
+                default:
+                    break
                 }
             default:
                 break

@@ -18,7 +18,8 @@ struct LoaderErrorTests {
     func loads() throws {
         let catalog = try SDLCatalog(xml: SpecFixture.xml("""
             <enum name="Mode" since="1.0"><element name="A" internal_name="M_A"/><element name="B"/></enum>
-            <struct name="Box"><param name="inner" type="Box" mandatory="false"/><param name="mode" type="Mode" defvalue="B" mandatory="false"/></struct>
+            <struct name="Box"><param name="inner" type="Box" mandatory="false"/><param name="mode" type="Mode" defvalue="B" mandatory="false"/>
+                <param name="only" type="Mode" mandatory="false"><element name="B"/><history><param name="only" type="Mode"><element name="A"/></param></history></param></struct>
             <function name="Show" functionID="ShowID" messagetype="request" since="2.0">
                 <description>ignored</description>
                 <param name="text" type="String" minlength="1" maxlength="5"/>
@@ -44,6 +45,8 @@ struct LoaderErrorTests {
         let full = catalog.template(for: show, includeOptional: true, maximumDepth: 3)
         #expect(catalog.validate(full, against: show).isEmpty)
         #expect(full["boxes"]?.arrayValue?.first?["mode"] == "B")
+        #expect(full["boxes"]?.arrayValue?.first?["only"] == "B")
+        #expect(catalog.structs["Box"]?.parameter(named: "only")?.allowedElements == ["B"])
         let decoded = try SDLCatalog(json: catalog.jsonData())
         #expect(decoded == catalog)
     }
@@ -79,6 +82,7 @@ struct LoaderErrorTests {
         #expect(code(SpecFixture.xml("<struct name=\"S\"><param name=\"p\" type=\"Integer\" minvalue=\"low\"/></struct>")) == .invalidAttribute)
         #expect(code(SpecFixture.xml("<struct name=\"S\"><param name=\"p\" type=\"Integer\" mandatory=\"yes\"/></struct>")) == .invalidAttribute)
         #expect(code(SpecFixture.xml("<struct name=\"S\"/><struct name=\"S\"/>")) == .duplicateDefinition)
+        #expect(code(SpecFixture.xml("<enum name=\"E\"><element name=\"A\"/></enum><struct name=\"S\"><param name=\"p\" type=\"E\"><element name=\"B\"/></param></struct>")) == .unknownElement)
         #expect(code(SpecFixture.xml("<function name=\"Show\" functionID=\"ShowID\" messagetype=\"request\"/><function name=\"Show\" functionID=\"ShowID\" messagetype=\"request\"/>")) == .duplicateDefinition)
         do {
             _ = try SDLCatalog(json: Data("{}".utf8))

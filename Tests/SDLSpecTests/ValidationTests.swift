@@ -120,6 +120,18 @@ struct ValidationTests {
         #expect(try small.template(function: "F") == ["code": "code"])
     }
 
+    @Test("A response's resultCode is limited to its listed Result elements")
+    func enumSubset() throws {
+        let response = try #require(catalog.function(named: "RegisterAppInterface", messageType: .response))
+        let allowed = try #require(response.parameter(named: "resultCode")?.allowedElements)
+        #expect(allowed.first == "SUCCESS" && allowed.contains("WRONG_LANGUAGE") && !allowed.contains("IN_USE"))
+        #expect(try issues("RegisterAppInterface", ["success": true, "resultCode": "WRONG_LANGUAGE"], .response).isEmpty)
+        let found = try issues("RegisterAppInterface", ["success": false, "resultCode": "IN_USE"], .response)
+        #expect(found.map(\.kind) == [.notAnEnumElement])
+        #expect(found.first?.path == "$.resultCode")
+        #expect(found.first?.expected == "one of " + allowed.joined(separator: ", "))
+    }
+
     @Test("Nesting bound")
     func nesting() throws {
         let found = try catalog.validate(["softButtons": [["type": "IMAGE", "softButtonID": 1, "image": ["value": "x"]]]], function: "Show", maximumDepth: 1)
