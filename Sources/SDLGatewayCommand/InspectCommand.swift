@@ -36,17 +36,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog = SDLCatalog.builtIn
-        var inspector = StreamInspector(
-            maximumPayloadSize: maxPayload,
-            functionName: { id in
-                SDLMessageType.allCases.lazy.compactMap { catalog.function(id: id, messageType: $0)?.name }.first
-            },
-            functionID: { name in
-                SDLMessageType.allCases.lazy.compactMap { catalog.function(named: name, messageType: $0)?.functionID }.first
-            },
-            controlPayload: StreamInspector.bsonPayload
-        )
+        var inspector = StreamInspector(catalog: .builtIn, maximumPayloadSize: maxPayload)
         var output = StandardOutputLines()
         do {
             if let hex {

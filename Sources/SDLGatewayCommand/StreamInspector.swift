@@ -1,5 +1,6 @@
 import NIOCore
 import SDLProtocol
+import SDLSpec
 
 /// Decodes an SDL byte stream into one JSON object per frame, plus one per reassembled
 /// multi-frame message: what `sdl-gateway inspect` prints.
@@ -14,11 +15,8 @@ struct StreamInspector {
         var description: String { "malformed input at byte offset \(offset): \(error.code): \(error.detail)" }
     }
 
-    /// Names a function id (from the RPC catalog), and the reverse for v1 messages.
-    var functionName: (UInt32) -> String?
-    var functionID: (String) -> UInt32?
-    /// Turns a control frame payload into JSON (BSON), or nil when it is not BSON.
-    var controlPayload: (SDLFrame) throws(SDLProtocolError) -> SDLJSON?
+    /// Names function ids, and numbers the function names of v1 messages.
+    let catalog: SDLCatalog
 
     private var decoder: SDLFrameDecoder
     private var assembler = SDLMessageAssembler()
@@ -29,16 +27,9 @@ struct StreamInspector {
     private var reassemblyOffsets: [SDLMessageAssembler.Key: Int] = [:]
     private let clock = NIODeadline.uptimeNanoseconds(0)
 
-    init(
-        maximumPayloadSize: Int = SDLFrameDecoder.defaultMaximumPayloadSize,
-        functionName: @escaping (UInt32) -> String?,
-        functionID: @escaping (String) -> UInt32?,
-        controlPayload: @escaping (SDLFrame) throws(SDLProtocolError) -> SDLJSON?
-    ) {
+    init(catalog: SDLCatalog, maximumPayloadSize: Int = SDLFrameDecoder.defaultMaximumPayloadSize) {
+        self.catalog = catalog
         self.decoder = SDLFrameDecoder(maximumPayloadSize: maximumPayloadSize)
-        self.functionName = functionName
-        self.functionID = functionID
-        self.controlPayload = controlPayload
     }
 
     /// Feeds more bytes; returns the lines for every frame they complete.
@@ -93,7 +84,7 @@ struct StreamInspector {
             }
             line["controlFrame"] = .string(kind.description)
             do {
-                if let bson = try controlPayload(frame) { line["bson"] = bson }
+                if let bson = try Self.bsonPayload(frame) { line["bson"] = bson }
             } catch {
                 throw InspectionError(offset: payloadOffset + (error.offset ?? 0), error: error)
             }
@@ -161,14 +152,14 @@ struct StreamInspector {
                 let rpc = try payload.readSDLRPCMessageV1()
                 line["rpcType"] = .string(rpc.rpcType.description)
                 line["function"] = .string(rpc.name)
-                if let id = functionID(rpc.name) { line["functionID"] = .int(Int64(id)) }
+                if let id = catalog.functionID(named: rpc.name) { line["functionID"] = .int(Int64(id)) }
                 if let correlationID = rpc.correlationID { line["correlationID"] = .int(Int64(correlationID)) }
                 line["json"] = rpc.parameters
             } else {
                 let rpc = try payload.readSDLRPCMessage()
                 line["rpcType"] = .string(rpc.rpcType.description)
                 line["functionID"] = .int(Int64(rpc.functionID))
-                if let name = functionName(rpc.functionID) { line["function"] = .string(name) }
+                if let name = catalog.functionName(forID: rpc.functionID) { line["function"] = .string(name) }
                 line["correlationID"] = .int(Int64(rpc.correlationID))
                 line["json"] = rpc.parameters
                 line["bulkDataSize"] = .int(Int64(rpc.bulkData?.readableBytes ?? 0))

@@ -8,16 +8,7 @@ import Testing
 @Suite("sdl-gateway inspect")
 struct StreamInspectorTests {
     static func inspector() -> StreamInspector {
-        let catalog = SDLCatalog.builtIn
-        return StreamInspector(
-            functionName: { id in
-                SDLMessageType.allCases.lazy.compactMap { catalog.function(id: id, messageType: $0)?.name }.first
-            },
-            functionID: { name in
-                SDLMessageType.allCases.lazy.compactMap { catalog.function(named: name, messageType: $0)?.functionID }.first
-            },
-            controlPayload: StreamInspector.bsonPayload
-        )
+        StreamInspector(catalog: .builtIn)
     }
 
     /// A session as SDL-PROTOCOL.md §k saw it: StartService v5 (12-byte header), its ACK,
