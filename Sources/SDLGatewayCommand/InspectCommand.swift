@@ -28,6 +28,9 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .long, help: "The largest frame payload to accept (a v5 StartServiceACK's mtu raises it).")
     var maxPayload: Int = SDLFrameDecoder.defaultMaximumPayloadSize
 
+    @Option(name: .long, help: "A MOBILE_API.xml to name functions by, instead of the built-in rpc_spec 8.0.0.")
+    var rpcSpec: String?
+
     func validate() throws {
         guard (hex == nil) != (file == nil) else {
             throw ValidationError("Give exactly one of --hex HEX or FILE ('-' for standard input).")
@@ -36,7 +39,17 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        var inspector = StreamInspector(catalog: .builtIn, maximumPayloadSize: maxPayload)
+        let catalog: SDLCatalog
+        if let rpcSpec {
+            do {
+                catalog = try SDLCatalog(contentsOf: URL(fileURLWithPath: rpcSpec))
+            } catch {
+                throw ValidationError("--rpc-spec \(rpcSpec): \(error)")
+            }
+        } else {
+            catalog = .builtIn
+        }
+        var inspector = StreamInspector(catalog: catalog, maximumPayloadSize: maxPayload)
         var output = StandardOutputLines()
         do {
             if let hex {
