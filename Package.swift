@@ -14,10 +14,12 @@ let package = Package(
         .executable(name: "sdl-spec-gen", targets: ["SDLSpecGenerator"]),
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
+        .library(name: "HeadUnitSimulator", targets: ["HeadUnitSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         // Bytes <-> frames, messages, BSON, control frames and RPCs. NIOCore only: no I/O.
@@ -30,6 +32,18 @@ let package = Package(
         .target(
             name: "SDLSpec",
             dependencies: ["SDLProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        // A head unit that plays SDL Core, its HMI and the vehicle over the real protocol.
+        .target(
+            name: "HeadUnitSimulator",
+            dependencies: [
+                "SDLProtocol",
+                "SDLSpec",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // `sdl-spec-gen`: regenerates Sources/SDLSpec/Generated from MOBILE_API.xml.
@@ -61,6 +75,17 @@ let package = Package(
         .testTarget(
             name: "SDLSpecTests",
             dependencies: ["SDLSpec", "SDLProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HeadUnitSimulatorTests",
+            dependencies: [
+                "HeadUnitSimulator",
+                "SDLProtocol",
+                "SDLSpec",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
