@@ -89,20 +89,23 @@ public struct GeneratedDrive: Sendable {
         let seconds = max(0, Self.seconds(elapsed))
         let cycles = (seconds / cycleSeconds).rounded(.down)
         let local = seconds - cycles * cycleSeconds
-        let position = local / Self.stepSeconds
+        var position = local / Self.stepSeconds
+        if abs(position - position.rounded()) < 1e-6 { position = position.rounded() }
         let index = min(max(Int(position.rounded(.down)), 0), table.count - 2)
         let fraction = min(max(position - Double(index), 0), 1)
-        let a = table[index], b = table[index + 1]
+        let before = table[index], b = table[index + 1]
+        // Discrete state (phase, gear, signals) from the nearest step.
+        let a = fraction < 0.5 ? before : b
         let end = table[table.count - 1]
         func lerp(_ x: Double, _ y: Double) -> Double { x + (y - x) * fraction }
 
-        let speed = lerp(a.speed, b.speed)  // m/s
+        let speed = lerp(before.speed, b.speed)  // m/s
         let kmh = speed * 3.6
-        let distance = cycles * end.distance + lerp(a.distance, b.distance)
-        let east = cycles * end.east + lerp(a.east, b.east)
-        let north = cycles * end.north + lerp(a.north, b.north)
-        let fuelUsed = cycles * end.fuelUsed + lerp(a.fuelUsed, b.fuelUsed)
-        let heading = lerp(a.heading, b.heading)
+        let distance = cycles * end.distance + lerp(before.distance, b.distance)
+        let east = cycles * end.east + lerp(before.east, b.east)
+        let north = cycles * end.north + lerp(before.north, b.north)
+        let fuelUsed = cycles * end.fuelUsed + lerp(before.fuelUsed, b.fuelUsed)
+        let heading = lerp(before.heading, b.heading)
         let parked = a.parked
         let epoch = configuration.startEpochSeconds + Int64(seconds.rounded(.down))
 
