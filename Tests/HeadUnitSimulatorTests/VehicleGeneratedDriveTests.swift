@@ -102,6 +102,15 @@ import Testing
             let snapshot = drive.sample(at: elapsed)
             #expect(try VehicleFixture.issues(snapshot).isEmpty, "\(elapsed)")
         }
+        // Off the 0.1 s grid.
+        for step in 0..<2200 {
+            let snapshot = drive.sample(at: .milliseconds(step * 137))
+            #expect(try VehicleFixture.issues(snapshot).isEmpty)
+            if snapshot["prndl"] == "PARK" { #expect(snapshot["speed"] == 0.0) }
+        }
+        var long = GeneratedDrive.Configuration()
+        long.vin = "TOO-LONG-FOR-A-VIN-BY-FAR"
+        #expect(GeneratedDrive(configuration: long).sample(at: .zero)["vin"] == "TOO-LONG-FOR-A-VI")
     }
 
     @Test func valuesForNamesAndSnapshotAPI() {

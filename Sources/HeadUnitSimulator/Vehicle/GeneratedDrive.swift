@@ -173,7 +173,7 @@ public struct GeneratedDrive: Sendable {
         values["beltStatus"] = VehicleDataValue.beltStatus(driverBuckled: true, passengerBuckled: false)
         values["seatOccupancy"] = VehicleDataValue.seatOccupancy(driver: (true, true), passenger: (false, false))
         values["windowStatus"] = VehicleDataValue.windowStatus(openPercent: [0, 0, 0, 0])
-        values["vin"] = .string(configuration.vin)
+        values["vin"] = .string(String(configuration.vin.unicodeScalars.prefix(17)))
         values["cloudAppVehicleID"] = "sdl-gateway-simulator"
         return VehicleDataSnapshot(values)
     }
