@@ -1,0 +1,112 @@
+import NIOCore
+import SDLProtocol
+import SDLSpec
+
+/// Where the simulated vehicle's data comes from.
+public enum VehicleSource: Sendable {
+    /// A generated drive (``GeneratedDrive``), looping.
+    case generated(GeneratedDrive)
+    /// An OpenXC trace replayed at `speed` times its recorded pace, looping or not.
+    case trace(OpenXCTrace, speed: Double, loop: Bool)
+    /// No vehicle data besides what the control API sets.
+    case none
+}
+
+/// The vehicle's state inside the head unit: the feed and the control API's overrides.
+struct VehicleState: Sendable {
+    var drive: GeneratedDrive?
+    var replayer: TraceReplayer?
+    /// The feed's latest values.
+    var feed = VehicleDataSnapshot()
+    /// Values set through the control API; they win over the feed.
+    var overrides: [String: SDLJSON] = [:]
+    var start: NIODeadline?
+    var nextSample: NIODeadline?
+
+    init(_ source: VehicleSource) {
+        switch source {
+        case .generated(let drive):
+            self.drive = drive
+            feed = drive.sample(at: .zero)
+        case .trace(let trace, let speed, let loop):
+            replayer = TraceReplayer(trace: trace, speedFactor: speed, loops: loop)
+        case .none:
+            break
+        }
+    }
+}
+
+/// Vehicle data and the buttons of a replayed trace, sampled at `vehicleDataInterval` (10 Hz),
+/// sent as OnVehicleData to the apps subscribed to what changed (SDL-PROTOCOL.md §h).
+extension HeadUnit {
+    /// Samples the feed when a sample is due; sends what changed.
+    mutating func sampleVehicle(now: NIODeadline) {
+        if vehicle.start == nil {
+            vehicle.start = now
+            vehicle.nextSample = now
+        }
+        guard let due = vehicle.nextSample, due <= now, let start = vehicle.start else { return }
+        vehicle.nextSample = now + configuration.vehicleDataInterval
+        let elapsed = Duration.nanoseconds(now.uptimeNanoseconds - start.uptimeNanoseconds)
+        var changed: [String: SDLJSON] = [:]
+        if let drive = vehicle.drive {
+            changed = vehicle.feed.merge(drive.sample(at: elapsed).values)
+        } else if var replayer = vehicle.replayer {
+            for event in replayer.advance(to: elapsed) {
+                switch event {
+                case .vehicleData(let values):
+                    changed.merge(vehicle.feed.merge(values)) { $1 }
+                case .buttonEvent(let name, let mode):
+                    sendButton("OnButtonEvent", name: name, ["buttonEventMode": .string(mode.rawValue)], now: now)
+                case .buttonPress(let name, let mode):
+                    sendButton("OnButtonPress", name: name, ["buttonPressMode": .string(mode.rawValue)], now: now)
+                }
+            }
+            vehicle.replayer = replayer
+        }
+        for name in vehicle.overrides.keys { changed[name] = nil }
+        publishVehicleData(changed, now: now)
+    }
+
+    /// A trace's button to the subscribed apps in FULL or LIMITED.
+    mutating func sendButton(_ notification: String, name: String, _ parameters: [String: SDLJSON], now: NIODeadline) {
+        for app in appList where app.buttonSubscriptions.contains(name) && (app.hmiLevel == "FULL" || app.hmiLevel == "LIMITED") {
+            notify(notification, parameters.merging(["buttonName": .string(name)]) { $1 }, to: app.sessionID, now: now)
+        }
+    }
+
+    /// OnVehicleData with the subscribed part of `changed` to each subscribed app.
+    mutating func publishVehicleData(_ changed: [String: SDLJSON], now: NIODeadline) {
+        guard !changed.isEmpty else { return }
+        for app in appList where !app.vehicleDataSubscriptions.isEmpty {
+            let mine = changed.filter { app.vehicleDataSubscriptions.contains($0.key) }
+            if !mine.isEmpty {
+                notify("OnVehicleData", mine, to: app.sessionID, now: now)
+            }
+        }
+    }
+
+    /// The vehicle data apps see: the feed with the control API's overrides on top.
+    public var vehicleData: [String: SDLJSON] {
+        vehicle.feed.values.merging(vehicle.overrides) { $1 }
+    }
+
+    /// `PUT /vehicle-data`: overrides values (checked against OnVehicleData); `null` removes an
+    /// override. Subscribed apps get the new values at once.
+    public mutating func overrideVehicleData(_ values: [String: SDLJSON], now: NIODeadline) throws(SimulatorControlError) -> [HeadUnitAction] {
+        let set = values.filter { $0.value != .null }
+        let issues = (try? catalog.validate(.object(set), function: "OnVehicleData", messageType: .notification)) ?? []
+        if let issue = issues.first {
+            throw SimulatorControlError(.invalidValue, issue.message)
+        }
+        for (name, value) in values {
+            if value == .null {
+                vehicle.overrides[name] = nil
+            } else {
+                vehicle.overrides[name] = value
+            }
+        }
+        publishVehicleData(set, now: now)
+        return takeActions()
+    }
+}

@@ -1,0 +1,7 @@
+import NIOCore
+import SDLProtocol
+
+/// Show, SetDisplayLayout, SetMediaClockTimer, SetGlobalProperties, ResetGlobalProperties.
+extension HeadUnit {
+    static let screenHandlers: [String: RequestHandler] = [:]
+}
