@@ -7,7 +7,7 @@ extension HeadUnit {
     /// Every registered app, by session.
     public var appList: [AppState] { apps.values.sorted { $0.sessionID < $1.sessionID } }
 
-    func requireApp(_ appID: String) throws(SimulatorControlError) -> AppState {
+    public func requireApp(_ appID: String) throws(SimulatorControlError) -> AppState {
         guard let app = app(withID: appID) else {
             throw SimulatorControlError(.appNotFound, "No registered app has appID \(appID)")
         }
