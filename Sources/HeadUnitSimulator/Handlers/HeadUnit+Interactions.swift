@@ -1,11 +1,233 @@
 import NIOCore
 import SDLProtocol
+import SDLSpec
 
-/// Alert, Speak, ScrollableMessage, Slider, PerformInteraction and the other requests the HMI
-/// answers later.
+/// How the control API (`POST /apps/{appID}/interaction`) answers an app's open interaction, as
+/// the user would: pick a choice, move the slider, dismiss, or end it with a result code.
+public struct InteractionAnswer: Sendable {
+    /// PerformInteraction: the choice picked (must be in one of the shown choice sets).
+    public var choiceID: Int64?
+    /// Slider: the position picked (1…numTicks).
+    public var sliderPosition: Int64?
+    /// A `Result` to answer with; SUCCESS when nil.
+    public var resultCode: String?
+    /// PerformInteraction: MENU, VR or KEYBOARD; MENU (VR for VR_ONLY) when nil.
+    public var triggerSource: String?
+
+    public init(choiceID: Int64?, sliderPosition: Int64?, resultCode: String?, triggerSource: String?) {
+        self.choiceID = choiceID
+        self.sliderPosition = sliderPosition
+        self.resultCode = resultCode
+        self.triggerSource = triggerSource
+    }
+}
+
+/// Alert, Speak, ScrollableMessage, Slider, SubtleAlert, PerformInteraction and CancelInteraction:
+/// the requests the HMI answers later. An app has at most one open at a time; it is shown in
+/// `screen.overlay`, may change the app's system context, and ends when its timer fires, when the
+/// control API answers it, or when CancelInteraction aborts it.
 extension HeadUnit {
-    static let interactionHandlers: [String: RequestHandler] = [:]
+    static let interactionHandlers: [String: RequestHandler] = [
+        "Alert": { $0.openInteraction($1) },
+        "Speak": { $0.openInteraction($1) },
+        "ScrollableMessage": { $0.openInteraction($1) },
+        "Slider": { $0.openInteraction($1) },
+        "SubtleAlert": { $0.openInteraction($1) },
+        "PerformInteraction": { $0.openInteraction($1) },
+        "CancelInteraction": { $0.cancelInteraction($1) },
+    ]
 
-    /// Answers the app's open interaction when its timer fires.
-    mutating func finishInteraction(session sessionID: UInt8, correlationID: UInt32, now: NIODeadline) {}
+    /// The functions CancelInteraction can end (MOBILE_API.xml CancelInteraction `functionID`).
+    static let cancellableFunctions: Set<String> = ["Alert", "PerformInteraction", "ScrollableMessage", "Slider", "SubtleAlert"]
+
+    /// The system context an open interaction puts the app in, if it changes it.
+    static func systemContext(of function: String, parameters: SDLJSON) -> String? {
+        switch function {
+        case "Alert": "ALERT"
+        case "ScrollableMessage", "Slider": "HMI_OBSCURED"
+        case "PerformInteraction": parameters["interactionMode"]?.stringValue == "MANUAL_ONLY" ? "HMI_OBSCURED" : "VRSESSION"
+        default: nil
+        }
+    }
+
+    /// How long the HMI shows or speaks the interaction before answering by itself, in ms.
+    static func duration(of function: String, parameters: SDLJSON) -> Int64 {
+        switch function {
+        case "Alert", "SubtleAlert":
+            return parameters["duration"]?.intValue ?? 5000
+        case "Speak":
+            let characters = (parameters["ttsChunks"]?.arrayValue ?? []).reduce(0) { $0 + ($1["text"]?.stringValue?.count ?? 0) }
+            return max(1000, Int64(characters) * 60)
+        case "ScrollableMessage":
+            return parameters["timeout"]?.intValue ?? 30000
+        case "Slider", "PerformInteraction":
+            return parameters["timeout"]?.intValue ?? 10000
+        default:
+            return 10000
+        }
+    }
+
+    /// Checks Core makes before it asks the HMI; a failure answers the request now.
+    func interactionRefusal(_ request: Request, app: AppState) -> Reply? {
+        let params = request.parameters
+        switch request.function {
+        case "Alert":
+            // Core's AlertRequest::Validate: something to show or say.
+            if params["alertText1"] == nil && params["alertText2"] == nil && params["alertText3"] == nil
+                && params["ttsChunks"] == nil && (params["softButtons"]?.arrayValue ?? []).isEmpty && params["alertIcon"] == nil
+            {
+                return .result("INVALID_DATA", info: "Mandatory parameters are missing")
+            }
+        case "SubtleAlert":
+            if params["alertText1"] == nil && params["alertText2"] == nil && params["ttsChunks"] == nil && params["alertIcon"] == nil {
+                return .result("INVALID_DATA", info: "Mandatory parameters are missing")
+            }
+        case "Slider":
+            let ticks = params["numTicks"]?.intValue ?? 0
+            if (params["position"]?.intValue ?? 0) > ticks {
+                return .result("INVALID_DATA", info: "position is greater than numTicks")
+            }
+            if let footer = params["sliderFooter"]?.arrayValue, footer.count != 1 && footer.count != ticks {
+                return .result("INVALID_DATA", info: "sliderFooter must have 1 or numTicks entries")
+            }
+        case "PerformInteraction":
+            let ids = params["interactionChoiceSetIDList"]?.arrayValue?.compactMap(\.intValue) ?? []
+            if let unknown = ids.first(where: { app.choiceSets[$0] == nil }) {
+                return .result("INVALID_ID", info: "No choice set has interactionChoiceSetID \(unknown)")
+            }
+            if Set(ids).count != ids.count {
+                return .result("INVALID_ID", info: "interactionChoiceSetIDList repeats a choice set")
+            }
+            let mode = params["interactionMode"]?.stringValue ?? "BOTH"
+            if ids.isEmpty && mode != "MANUAL_ONLY" {
+                return .result("INVALID_DATA", info: "A VR interaction needs at least one choice set")
+            }
+            if mode != "MANUAL_ONLY" {
+                let choices = ids.flatMap { app.choiceSets[$0]?["choiceSet"]?.arrayValue ?? [] }
+                if choices.contains(where: { ($0["vrCommands"]?.arrayValue ?? []).isEmpty }) {
+                    return .result("INVALID_DATA", info: "Some choices have no vrCommands for a VR interaction")
+                }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Opens an Alert, Speak, ScrollableMessage, Slider, SubtleAlert or PerformInteraction: the
+    /// HMI answers when its duration or timeout (scaled by `timeScale`) runs out, or earlier
+    /// through ``answerInteraction(appID:_:now:)`` or CancelInteraction.
+    mutating func openInteraction(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        if let refusal = interactionRefusal(request, app: app) { return refusal }
+        if let open = app.openInteraction {
+            return .result("REJECTED", info: "The HMI is busy with a \(open.function) of this app")
+        }
+        let parameters = SDLJSON.object(request.parameters)
+        let delay = configuration.scaled(milliseconds: Self.duration(of: request.function, parameters: parameters))
+        let timer = timers.schedule(at: request.now + delay, .finishInteraction(session: request.sessionID, correlationID: request.correlationID))
+        app.openInteraction = OpenInteraction(
+            function: request.function, functionID: request.functionID, correlationID: request.correlationID,
+            parameters: parameters, timer: timer
+        )
+        app.screen.overlay = ["function": .string(request.function), "parameters": parameters]
+        apps[request.sessionID] = app
+        if let context = Self.systemContext(of: request.function, parameters: parameters) {
+            setHMIStatus(session: request.sessionID, systemContext: context, now: request.now)
+        }
+        return .later
+    }
+
+    /// Ends the app's open interaction: answers it, clears the overlay, and brings the system
+    /// context back to MAIN.
+    mutating func closeInteraction(session sessionID: UInt8, resultCode: String, info: String? = nil, parameters: [String: SDLJSON], now: NIODeadline) {
+        guard var app = apps[sessionID], let open = app.openInteraction else { return }
+        timers.cancel(open.timer)
+        app.openInteraction = nil
+        app.screen.overlay = nil
+        apps[sessionID] = app
+        if Self.systemContext(of: open.function, parameters: open.parameters) != nil {
+            setHMIStatus(session: sessionID, systemContext: "MAIN", now: now)
+        }
+        respond(to: sessionID, functionID: open.functionID, correlationID: open.correlationID, resultCode: resultCode, info: info, parameters: parameters, now: now)
+    }
+
+    /// Answers the app's open interaction when its timer fires: what the HMI says when the user
+    /// did nothing (SUCCESS for Alert, Speak, SubtleAlert and ScrollableMessage; TIMED_OUT for
+    /// Slider, with its position, and PerformInteraction).
+    mutating func finishInteraction(session sessionID: UInt8, correlationID: UInt32, now: NIODeadline) {
+        guard let open = apps[sessionID]?.openInteraction, open.correlationID == correlationID else { return }
+        switch open.function {
+        case "Slider":
+            let position = open.parameters["position"]?.intValue ?? 1
+            closeInteraction(session: sessionID, resultCode: "TIMED_OUT", parameters: ["sliderPosition": .int(position)], now: now)
+        case "PerformInteraction":
+            closeInteraction(session: sessionID, resultCode: "TIMED_OUT", parameters: [:], now: now)
+        default:
+            closeInteraction(session: sessionID, resultCode: "SUCCESS", parameters: [:], now: now)
+        }
+    }
+
+    mutating func cancelInteraction(_ request: Request) -> Reply {
+        guard let app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        let functionID = UInt32(clamping: request.parameters["functionID"]?.intValue ?? -1)
+        guard let name = catalog.functionName(forID: functionID), Self.cancellableFunctions.contains(name) else {
+            return .result("INVALID_ID", info: "Function id \(functionID) is not an interaction that can be cancelled")
+        }
+        guard let open = app.openInteraction, open.functionID == functionID else {
+            return .result("IGNORED", info: "No \(name) is open")
+        }
+        if let cancelID = request.parameters["cancelID"]?.intValue, open.parameters["cancelID"]?.intValue != cancelID {
+            return .result("IGNORED", info: "The open \(name) has another cancelID")
+        }
+        closeInteraction(session: request.sessionID, resultCode: "ABORTED", info: "Cancelled by CancelInteraction", parameters: [:], now: request.now)
+        return .success()
+    }
+
+    /// `POST /apps/{appID}/interaction`: the user answers the app's open interaction now (its
+    /// timer is cancelled). Returns the response parameters sent to the app.
+    public mutating func answerInteraction(appID: String, _ answer: InteractionAnswer, now: NIODeadline) throws(SimulatorControlError) -> (SDLJSON, [HeadUnitAction]) {
+        let app = try requireApp(appID)
+        guard let open = app.openInteraction else {
+            throw SimulatorControlError(.noOpenInteraction, "App \(appID) shows no interaction")
+        }
+        try requireEnum(answer.resultCode, "Result", field: "resultCode")
+        try requireEnum(answer.triggerSource, "TriggerSource", field: "triggerSource")
+        let resultCode = answer.resultCode ?? "SUCCESS"
+        let success = Self.successfulResultCodes.contains(resultCode)
+        var parameters: [String: SDLJSON] = [:]
+        switch open.function {
+        case "PerformInteraction":
+            if let choiceID = answer.choiceID {
+                let ids = open.parameters["interactionChoiceSetIDList"]?.arrayValue?.compactMap(\.intValue) ?? []
+                let choices = ids.flatMap { app.choiceSets[$0]?["choiceSet"]?.arrayValue?.compactMap { $0["choiceID"]?.intValue } ?? [] }
+                guard choices.contains(choiceID) else {
+                    throw SimulatorControlError(.invalidValue, "choiceID \(choiceID) is not in the choice sets shown (\(choices.map(String.init).joined(separator: ", ")))")
+                }
+                guard success else {
+                    throw SimulatorControlError(.invalidValue, "A choice can only be answered with a successful result code")
+                }
+                let defaultSource = open.parameters["interactionMode"]?.stringValue == "VR_ONLY" ? "VR" : "MENU"
+                parameters["choiceID"] = .int(choiceID)
+                parameters["triggerSource"] = .string(answer.triggerSource ?? defaultSource)
+            } else if success {
+                throw SimulatorControlError(.invalidValue, "A successful PerformInteraction answer needs a choiceID")
+            }
+        case "Slider":
+            let ticks = open.parameters["numTicks"]?.intValue ?? 26
+            let position = answer.sliderPosition ?? open.parameters["position"]?.intValue ?? 1
+            guard (1...ticks).contains(position) else {
+                throw SimulatorControlError(.invalidValue, "sliderPosition must be 1…\(ticks)")
+            }
+            parameters["sliderPosition"] = .int(position)
+        default:
+            if answer.choiceID != nil || answer.sliderPosition != nil {
+                throw SimulatorControlError(.invalidValue, "The open \(open.function) takes no choiceID or sliderPosition")
+            }
+        }
+        closeInteraction(session: app.sessionID, resultCode: resultCode, parameters: parameters, now: now)
+        parameters["success"] = .bool(success)
+        parameters["resultCode"] = .string(resultCode)
+        return (.object(parameters), takeActions())
+    }
 }

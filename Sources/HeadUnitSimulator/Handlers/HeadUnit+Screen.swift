@@ -1,7 +1,239 @@
 import NIOCore
 import SDLProtocol
+import SDLSpec
 
 /// Show, SetDisplayLayout, SetMediaClockTimer, SetGlobalProperties, ResetGlobalProperties.
 extension HeadUnit {
-    static let screenHandlers: [String: RequestHandler] = [:]
+    static let screenHandlers: [String: RequestHandler] = [
+        "Show": { $0.show($1) },
+        "SetDisplayLayout": { $0.setDisplayLayout($1) },
+        "SetMediaClockTimer": { $0.setMediaClockTimer($1) },
+        "SetGlobalProperties": { $0.setGlobalProperties($1) },
+        "ResetGlobalProperties": { $0.resetGlobalProperties($1) },
+    ]
+
+    /// Core's answer when an image names a DYNAMIC file the app has not put (`VerifyImage`):
+    /// the request still succeeds, with WARNINGS.
+    static let missingImageInfo = "Reference image(s) not found"
+
+    /// The `value`s of every DYNAMIC `Image` in `json` (at any depth) that the app has not uploaded.
+    func missingDynamicImages(in json: SDLJSON, session sessionID: UInt8) -> [String] {
+        let files = apps[sessionID]?.files ?? [:]
+        var missing: [String] = []
+        func walk(_ value: SDLJSON, depth: Int) {
+            guard depth < 8 else { return }
+            switch value {
+            case .object(let object):
+                if object["imageType"]?.stringValue == "DYNAMIC", let name = object["value"]?.stringValue {
+                    if files[name] == nil { missing.append(name) }
+                    return
+                }
+                for key in object.keys.sorted() { walk(object[key]!, depth: depth + 1) }
+            case .array(let array):
+                for element in array { walk(element, depth: depth + 1) }
+            default:
+                break
+            }
+        }
+        walk(json, depth: 0)
+        return missing
+    }
+
+    /// SUCCESS, or WARNINGS when an image names a file the app has not uploaded.
+    func successOrImageWarning(_ params: [String: SDLJSON], session sessionID: UInt8, parameters: [String: SDLJSON] = [:]) -> Reply {
+        let missing = missingDynamicImages(in: .object(params), session: sessionID)
+        guard missing.isEmpty else {
+            return .result("WARNINGS", info: "\(Self.missingImageInfo): \(missing.joined(separator: ", "))", parameters: parameters)
+        }
+        return .success(parameters)
+    }
+
+    /// The templates the display offers (`displayCapabilities.templatesAvailable`).
+    var templatesAvailable: [String] {
+        configuration.profile.document["displayCapabilities"]?["templatesAvailable"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    // MARK: - Show
+
+    mutating func show(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        var params = request.parameters
+        for key in ["mainField1", "mainField2", "mainField3", "mainField4", "statusBar", "mediaClock", "mediaTrack", "templateTitle"] {
+            // Core's `ShowRequest::IsWhiteSpaceExist`: no tab or newline; empty text clears a field.
+            if let text = params[key]?.stringValue, text.contains("\n") || text.contains("\t") {
+                return .result("INVALID_DATA", info: "\(key) has a tab or newline")
+            }
+        }
+        if let configuration = params["templateConfiguration"]?.objectValue {
+            let template = configuration["template"]?.stringValue ?? ""
+            guard templatesAvailable.contains(template) else {
+                return .result("REJECTED", info: "The display has no template \(template)")
+            }
+            if let reason = colorSchemeChangeRefusal(app: app, template: template, day: configuration["dayColorScheme"], night: configuration["nightColorScheme"]) {
+                return .result("REJECTED", info: reason)
+            }
+            app.screen.template = template
+            if let day = configuration["dayColorScheme"] { app.screen.dayColorScheme = day }
+            if let night = configuration["nightColorScheme"] { app.screen.nightColorScheme = night }
+        }
+        params["windowID"] = nil
+        params["templateConfiguration"] = nil
+        app.screen.show.merge(params) { _, new in new }
+        apps[request.sessionID] = app
+        return successOrImageWarning(request.parameters, session: request.sessionID)
+    }
+
+    /// Core refuses a color scheme change unless the template changes too
+    /// (`SetDisplayLayoutRequest::Run`).
+    func colorSchemeChangeRefusal(app: AppState, template: String, day: SDLJSON?, night: SDLJSON?) -> String? {
+        guard template == app.screen.template else { return nil }
+        let dayChanged = day != nil && app.screen.dayColorScheme != nil && day != app.screen.dayColorScheme
+        let nightChanged = night != nil && app.screen.nightColorScheme != nil && night != app.screen.nightColorScheme
+        guard dayChanged || nightChanged else { return nil }
+        return "Using SetDisplayLayout to change the color scheme may only be done once. However, the color scheme can be changed if the layout is also changed."
+    }
+
+    // MARK: - SetDisplayLayout
+
+    mutating func setDisplayLayout(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        let params = request.parameters
+        let layout = params["displayLayout"]?.stringValue ?? ""
+        guard templatesAvailable.contains(layout) else {
+            return .result("REJECTED", info: "The display has no template \(layout)")
+        }
+        if let reason = colorSchemeChangeRefusal(app: app, template: layout, day: params["dayColorScheme"], night: params["nightColorScheme"]) {
+            return .result("REJECTED", info: reason)
+        }
+        app.screen.template = layout
+        if let day = params["dayColorScheme"] { app.screen.dayColorScheme = day }
+        if let night = params["nightColorScheme"] { app.screen.nightColorScheme = night }
+        apps[request.sessionID] = app
+        var response: [String: SDLJSON] = [:]
+        for key in ["displayCapabilities", "buttonCapabilities", "softButtonCapabilities", "presetBankCapabilities"] {
+            if let value = configuration.profile.document[key] { response[key] = value }
+        }
+        return .success(response)
+    }
+
+    // MARK: - SetMediaClockTimer
+
+    static func seconds(of time: SDLJSON?) -> Int64? {
+        guard let time, let hours = time["hours"]?.intValue, let minutes = time["minutes"]?.intValue, let seconds = time["seconds"]?.intValue else {
+            return nil
+        }
+        return hours * 3600 + minutes * 60 + seconds
+    }
+
+    /// The media clock's position in seconds at `now`, if it is set.
+    static func mediaClockPosition(_ clock: SDLJSON, now: NIODeadline) -> Double? {
+        guard let position = clock["positionSeconds"]?.doubleValue else { return nil }
+        guard clock["running"]?.boolValue == true, let since = clock["runningSinceUptimeMs"]?.intValue else { return position }
+        let elapsed = Double(Int64(now.uptimeNanoseconds / 1_000_000) - since) / 1000 * (clock["countRate"]?.doubleValue ?? 1)
+        var value = clock["updateMode"]?.stringValue == "COUNTDOWN" ? position - elapsed : position + elapsed
+        if let end = seconds(of: clock["endTime"]) {
+            value = clock["updateMode"]?.stringValue == "COUNTDOWN" ? max(value, Double(end)) : min(value, Double(end))
+        }
+        return max(0, value)
+    }
+
+    mutating func setMediaClockTimer(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        guard app.isMediaApplication else {
+            return .result("REJECTED", info: "Application is not media")
+        }
+        let params = request.parameters
+        let mode = params["updateMode"]?.stringValue ?? ""
+        let nowMs = Int64(request.now.uptimeNanoseconds / 1_000_000)
+        switch mode {
+        case "COUNTUP", "COUNTDOWN":
+            guard let start = Self.seconds(of: params["startTime"]) else {
+                return .result("INVALID_DATA", info: "Start time must be provided for 'COUNTUP' and 'COUNTDOWN'")
+            }
+            if let end = Self.seconds(of: params["endTime"]) {
+                if mode == "COUNTUP" && start > end {
+                    return .result("INVALID_DATA", info: "Start time must be before end time for COUNTUP")
+                }
+                if mode == "COUNTDOWN" && start < end {
+                    return .result("INVALID_DATA", info: "Start time must be after end time for COUNTDOWN")
+                }
+            }
+            var clock = params
+            clock["positionSeconds"] = .double(Double(start))
+            clock["running"] = true
+            clock["runningSinceUptimeMs"] = .int(nowMs)
+            app.screen.mediaClock = .object(clock)
+        case "PAUSE":
+            if var clock = app.screen.mediaClock?.objectValue, clock["running"]?.boolValue == true {
+                clock["positionSeconds"] = .double(Self.mediaClockPosition(.object(clock), now: request.now) ?? 0)
+                clock["running"] = false
+                clock["runningSinceUptimeMs"] = nil
+                clock["paused"] = true
+                app.screen.mediaClock = .object(clock)
+            }
+        case "RESUME":
+            if var clock = app.screen.mediaClock?.objectValue, clock["running"]?.boolValue == false {
+                clock["running"] = true
+                clock["runningSinceUptimeMs"] = .int(nowMs)
+                clock["paused"] = nil
+                app.screen.mediaClock = .object(clock)
+            }
+        default:  // CLEAR
+            app.screen.mediaClock = nil
+        }
+        if var clock = app.screen.mediaClock?.objectValue {
+            for key in ["audioStreamingIndicator", "forwardSeekIndicator", "backSeekIndicator"] where params[key] != nil {
+                clock[key] = params[key]
+            }
+            app.screen.mediaClock = .object(clock)
+        }
+        apps[request.sessionID] = app
+        return .success()
+    }
+
+    // MARK: - Global properties
+
+    /// `GlobalProperty` values and the SetGlobalProperties parameters they reset.
+    static let globalPropertyKeys: [String: String] = [
+        "USER_LOCATION": "userLocation",
+        "HELPPROMPT": "helpPrompt",
+        "TIMEOUTPROMPT": "timeoutPrompt",
+        "VRHELPTITLE": "vrHelpTitle",
+        "VRHELPITEMS": "vrHelp",
+        "MENUNAME": "menuTitle",
+        "MENUICON": "menuIcon",
+        "KEYBOARDPROPERTIES": "keyboardProperties",
+        "MENULAYOUT": "menuLayout",
+    ]
+
+    mutating func setGlobalProperties(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        var params = request.parameters
+        params["windowID"] = nil
+        guard !params.isEmpty else {
+            return .result("INVALID_DATA", info: "There are no parameters present in request")
+        }
+        if (params["vrHelpTitle"] == nil) != (params["vrHelp"] == nil) {
+            return .result("REJECTED", info: "vrHelpTitle and vrHelp must be given together")
+        }
+        for key in ["vrHelpTitle", "menuTitle"] {
+            if let text = params[key]?.stringValue, Self.isBadText(text) {
+                return .result("INVALID_DATA", info: "\(key) is empty or has a tab or newline")
+            }
+        }
+        app.screen.globalProperties.merge(params) { _, new in new }
+        apps[request.sessionID] = app
+        resumableDataChanged(session: request.sessionID, now: request.now)
+        return successOrImageWarning(params, session: request.sessionID)
+    }
+
+    mutating func resetGlobalProperties(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        for property in request.parameters["properties"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            if let key = Self.globalPropertyKeys[property] { app.screen.globalProperties[key] = nil }
+        }
+        apps[request.sessionID] = app
+        resumableDataChanged(session: request.sessionID, now: request.now)
+        return .success()
+    }
 }
