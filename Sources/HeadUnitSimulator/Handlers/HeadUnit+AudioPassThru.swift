@@ -1,11 +1,120 @@
 import NIOCore
 import SDLProtocol
 
-/// PerformAudioPassThru and EndAudioPassThru.
+/// PerformAudioPassThru and EndAudioPassThru; DialNumber and SendLocation.
+///
+/// PerformAudioPassThru answers later: the app's system context turns HMI_OBSCURED, and an
+/// OnAudioPassThru with 100 ms of PCM (the request's samplingRate and bitsPerSample; 3200 bytes at
+/// 16 kHz 16-bit) follows every 100 ms until `maxDuration` (both scaled by `timeScale`), when the
+/// request is answered SUCCESS; EndAudioPassThru ends it early, also with SUCCESS.
 extension HeadUnit {
-    static let otherHandlers: [String: RequestHandler] = [:]
+    static let otherHandlers: [String: RequestHandler] = [
+        "PerformAudioPassThru": { $0.performAudioPassThru($1) },
+        "EndAudioPassThru": { $0.endAudioPassThruRequest($1) },
+        "DialNumber": { $0.dialNumber($1) },
+        "SendLocation": { _, _ in .success() },
+    ]
 
-    mutating func sendAudioPassThruChunk(session sessionID: UInt8, now: NIODeadline) {}
+    static let audioPassThruChunkMilliseconds = 100
 
-    mutating func endAudioPassThru(session sessionID: UInt8, resultCode: String, now: NIODeadline) {}
+    /// How long a chunk of audio takes to record here.
+    var audioPassThruChunkInterval: TimeAmount {
+        max(configuration.scaled(milliseconds: Int64(Self.audioPassThruChunkMilliseconds)), .nanoseconds(1))
+    }
+
+    /// The running pass-thru's tone, `maxDuration` and start, which ``AudioPassThruState`` has no
+    /// field for (see ``bookkeeping(_:)``).
+    func audioPassThruFormat(session sessionID: UInt8) -> (tone: AudioPassThruTone, maxDuration: Int, start: NIODeadline)? {
+        guard let record = bookkeeping("audio/\(sessionID)")["format"] else { return nil }
+        let fields = record.fileType.split(separator: ",").compactMap { Int($0) }
+        guard fields.count == 4, let start = UInt64(exactly: record.size) else { return nil }
+        return (AudioPassThruTone(sampleRate: fields[0], bytesPerSample: fields[1]), fields[2], .uptimeNanoseconds(start))
+    }
+
+    mutating func performAudioPassThru(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        if app.audioPassThru != nil {
+            return .result("REJECTED", info: "An audio pass-thru is already running")
+        }
+        let params = request.parameters
+        guard
+            let tone = AudioPassThruTone(
+                samplingRate: params["samplingRate"]?.stringValue ?? "", bitsPerSample: params["bitsPerSample"]?.stringValue ?? ""
+            )
+        else { return .result("INVALID_DATA", info: "Unknown samplingRate or bitsPerSample") }
+        let maxDuration = Int(params["maxDuration"]?.intValue ?? 0)
+        let format = StoredFile(
+            fileType: "\(tone.sampleRate),\(tone.bytesPerSample),\(maxDuration),0", isPersistent: false, isSystemFile: false,
+            size: Int(request.now.uptimeNanoseconds)
+        )
+        setBookkeeping("audio/\(request.sessionID)", ["format": format])
+        let chunkTimer = timers.schedule(at: request.now + audioPassThruChunkInterval, .audioPassThruChunk(session: request.sessionID))
+        let endTimer = timers.schedule(at: request.now + configuration.scaled(milliseconds: Int64(maxDuration)), .audioPassThruEnd(session: request.sessionID))
+        app.audioPassThru = AudioPassThruState(
+            correlationID: request.correlationID, functionID: request.functionID, chunkTimer: chunkTimer, endTimer: endTimer, chunksSent: 0
+        )
+        apps[request.sessionID] = app
+        setHMIStatus(session: request.sessionID, systemContext: "HMI_OBSCURED", now: request.now)
+        return .later
+    }
+
+    /// Sends the next 100 ms of audio and schedules the one after, on the grid from the start.
+    mutating func sendAudioPassThruChunk(session sessionID: UInt8, now: NIODeadline) {
+        guard var app = apps[sessionID], var state = app.audioPassThru, let format = audioPassThruFormat(session: sessionID) else { return }
+        let perChunk = format.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
+        let bytes = format.tone.pcm(from: state.chunksSent * perChunk, count: perChunk)
+        state.chunksSent += 1
+        let next = format.start + audioPassThruChunkInterval * Int64(state.chunksSent + 1)
+        state.chunkTimer = timers.schedule(at: max(next, now), .audioPassThruChunk(session: sessionID))
+        app.audioPassThru = state
+        apps[sessionID] = app
+        notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: bytes)
+    }
+
+    /// `maxDuration` passed (the end timer): the rest of the recording, then the response.
+    mutating func endAudioPassThru(session sessionID: UInt8, resultCode: String, now: NIODeadline) {
+        if resultCode == "SUCCESS", let state = apps[sessionID]?.audioPassThru, let format = audioPassThruFormat(session: sessionID) {
+            let perChunk = format.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
+            let sent = state.chunksSent * perChunk
+            let remaining = format.tone.samples(milliseconds: format.maxDuration) - sent
+            if remaining > 0 {
+                notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: format.tone.pcm(from: sent, count: remaining))
+            }
+        }
+        finishAudioPassThru(session: sessionID, resultCode: resultCode, now: now)
+    }
+
+    /// Stops the recording, answers PerformAudioPassThru and gives the app its MAIN context back.
+    mutating func finishAudioPassThru(session sessionID: UInt8, resultCode: String, now: NIODeadline) {
+        guard var app = apps[sessionID], let state = app.audioPassThru else { return }
+        timers.cancel(state.chunkTimer)
+        timers.cancel(state.endTimer)
+        app.audioPassThru = nil
+        apps[sessionID] = app
+        setBookkeeping("audio/\(sessionID)", [:])
+        respond(to: sessionID, functionID: state.functionID, correlationID: state.correlationID, resultCode: resultCode, now: now)
+        setHMIStatus(session: sessionID, systemContext: "MAIN", now: now)
+    }
+
+    mutating func endAudioPassThruRequest(_ request: Request) -> Reply {
+        guard apps[request.sessionID]?.audioPassThru != nil else {
+            return .result("REJECTED", info: "No audio pass-thru is running")
+        }
+        finishAudioPassThru(session: request.sessionID, resultCode: "SUCCESS", now: request.now)
+        return .success()
+    }
+
+    /// Core strips every character but `0-9*#,;+` and answers INVALID_DATA when nothing is left,
+    /// or when the number is blank or has a tab or newline (`CheckSyntax`).
+    mutating func dialNumber(_ request: Request) -> Reply {
+        let number = request.parameters["number"]?.stringValue ?? ""
+        if Self.isBadText(number) {
+            return .result("INVALID_DATA", info: "The number is blank or has a tab or newline")
+        }
+        let allowed = Set("0123456789*#,;+")
+        guard number.contains(where: { allowed.contains($0) }) else {
+            return .result("INVALID_DATA", info: "The number has no valid characters")
+        }
+        return .success()
+    }
 }

@@ -1,7 +1,162 @@
 import NIOCore
 import SDLProtocol
 
-/// PutFile, ListFiles, DeleteFile, SetAppIcon.
+/// PutFile, ListFiles, DeleteFile, SetAppIcon, as SDL Core 8.2 answers them (SDL-PROTOCOL.md §c,
+/// §e): bulk data required, chunked uploads with `offset`/`length`, CRC-32 checks, the app
+/// directory quota, and at most 5 of each file request while the app is in HMI NONE.
+///
+/// Only sizes are kept, not bytes. System files (`systemFile`) go to Core's system folder: they are
+/// neither listed, deleted nor counted against the app's quota.
 extension HeadUnit {
-    static let fileHandlers: [String: RequestHandler] = [:]
+    static let fileHandlers: [String: RequestHandler] = [
+        "PutFile": { $0.putFile($1) },
+        "ListFiles": { $0.listFiles($1) },
+        "DeleteFile": { $0.deleteFile($1) },
+        "SetAppIcon": { $0.setAppIcon($1) },
+    ]
+
+    /// `PutFileRequest`, `DeleteFileRequest`, `ListFilesRequest` in [FILESYSTEM RESTRICTIONS].
+    static let fileRequestsInNoneLimit = 5
+
+    /// Bytes the app's own (non-system) files take.
+    func usedSpace(_ app: AppState) -> Int64 {
+        app.files.values.filter { !$0.isSystemFile }.reduce(0) { $0 + Int64($1.size) }
+    }
+
+    /// `spaceAvailable`: the quota minus what the app's files take, within the spec's 0…2000000000.
+    func spaceAvailable(_ app: AppState) -> Int64 {
+        min(max(configuration.profile.appDirectoryQuota - usedSpace(app), 0), 2_000_000_000)
+    }
+
+    /// Core's NONE-level limit: REJECTED once the app made `fileRequestsInNoneLimit` successful
+    /// requests of this kind in NONE. Leaving NONE resets the counts (Core resets them when the
+    /// level changes from NONE; here the next file request outside NONE does).
+    func fileRequestLimitReached(_ function: String, app: AppState) -> Bool {
+        guard app.hmiLevel == "NONE" else { return false }
+        return (bookkeeping(bookkeepingKey("none", app: app))[function]?.size ?? 0) >= Self.fileRequestsInNoneLimit
+    }
+
+    /// Counts a successful file request made in NONE; one outside NONE clears the counts.
+    mutating func countFileRequest(_ function: String, app: AppState) {
+        let key = bookkeepingKey("none", app: app)
+        guard app.hmiLevel == "NONE" else {
+            setBookkeeping(key, [:])
+            return
+        }
+        var counts = bookkeeping(key)
+        let count = (counts[function]?.size ?? 0) + 1
+        counts[function] = StoredFile(fileType: "BINARY", isPersistent: false, isSystemFile: false, size: count)
+        setBookkeeping(key, counts)
+    }
+
+    /// The declared total `length` of each unfinished chunked upload, by file name.
+    func partialUploads(_ app: AppState) -> [String: StoredFile] {
+        bookkeeping(bookkeepingKey("partial", app: app))
+    }
+
+    mutating func setPartialUpload(_ name: String, length: Int?, app: AppState) {
+        let key = bookkeepingKey("partial", app: app)
+        var partial = bookkeeping(key)
+        partial[name] = length.map { StoredFile(fileType: "BINARY", isPersistent: false, isSystemFile: false, size: $0) }
+        setBookkeeping(key, partial)
+    }
+
+    static let noneLimitInfo = "Too many requests from the app with NoneHMILevel"
+
+    mutating func putFile(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        let params = request.parameters
+        if fileRequestLimitReached("PutFile", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
+        guard let data = request.bulkData, data.readableBytes > 0 else {
+            return .result("INVALID_DATA", info: "Binary data empty")
+        }
+        let name = params["syncFileName"]?.stringValue ?? ""
+        if name.isEmpty || name.contains("/") || Self.isBadText(name) || name == "." || name == ".." {
+            return .result("INVALID_DATA", info: "Sync file name contains forbidden symbols")
+        }
+        if let expected = params["crc"]?.intValue {
+            let actual = FileCRC32.checksum(data)
+            if Int64(actual) != expected {
+                return .result("CORRUPTED_DATA", info: "CRC Check on file failed. File upload has been cancelled, please retry.")
+            }
+        }
+        let chunk = data.readableBytes
+        let offset = Int(params["offset"]?.intValue ?? 0)
+        let length = params["length"]?.intValue.map(Int.init)
+        let isSystemFile = params["systemFile"]?.boolValue ?? false
+        let existing = app.files[name]
+        var newSize: Int
+        if offset == 0 {
+            // A new file, or the first chunk of one: `length` is the whole size.
+            if let length, chunk > length {
+                return .result("INVALID_DATA", info: "The data (\(chunk) bytes) is longer than length \(length)")
+            }
+            newSize = chunk
+        } else {
+            // A later chunk: it must continue the file exactly where it ends (Core compares the
+            // offset with the stored size) and stay inside the declared length.
+            let current = existing?.size ?? 0
+            guard existing != nil, offset == current else {
+                return .result("INVALID_DATA", info: "Offset \(offset) does not match the stored size \(current) of \(name)")
+            }
+            if let total = partialUploads(app)[name]?.size, offset + chunk > total {
+                return .result("INVALID_DATA", info: "Offset \(offset) + \(chunk) bytes is past length \(total)")
+            }
+            newSize = current + chunk
+        }
+        if !isSystemFile {
+            let othersUsed = usedSpace(app) - Int64(existing.map { $0.isSystemFile ? 0 : $0.size } ?? 0)
+            if othersUsed + Int64(newSize) > configuration.profile.appDirectoryQuota {
+                return .result("OUT_OF_MEMORY", info: "Not enough space for \(name)")
+            }
+        }
+        app.files[name] = StoredFile(
+            fileType: params["fileType"]?.stringValue ?? existing?.fileType ?? "BINARY",
+            isPersistent: params["persistentFile"]?.boolValue ?? false,
+            isSystemFile: isSystemFile,
+            size: newSize
+        )
+        apps[request.sessionID] = app
+        if offset == 0, let length, length > chunk {
+            setPartialUpload(name, length: length, app: app)
+        } else if offset == 0 || partialUploads(app)[name].map({ newSize >= $0.size }) == true {
+            setPartialUpload(name, length: nil, app: app)
+        }
+        countFileRequest("PutFile", app: app)
+        return .success(["spaceAvailable": .int(spaceAvailable(app))], info: "File was downloaded")
+    }
+
+    mutating func listFiles(_ request: Request) -> Reply {
+        guard let app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        if fileRequestLimitReached("ListFiles", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
+        countFileRequest("ListFiles", app: app)
+        let names = app.files.filter { !$0.value.isSystemFile }.keys.sorted().prefix(1000)
+        return .success(["filenames": .array(names.map { .string($0) }), "spaceAvailable": .int(spaceAvailable(app))])
+    }
+
+    mutating func deleteFile(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        if fileRequestLimitReached("DeleteFile", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
+        let name = request.parameters["syncFileName"]?.stringValue ?? ""
+        guard let file = app.files[name], !file.isSystemFile else {
+            return .result("REJECTED", info: "File \(name) does not exist")
+        }
+        app.files[name] = nil
+        apps[request.sessionID] = app
+        setPartialUpload(name, length: nil, app: app)
+        countFileRequest("DeleteFile", app: app)
+        return .success(["spaceAvailable": .int(spaceAvailable(app))])
+    }
+
+    /// Core answers INVALID_DATA when the file is not in the app's folder.
+    mutating func setAppIcon(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        let name = request.parameters["syncFileName"]?.stringValue ?? ""
+        guard let file = app.files[name], !file.isSystemFile else {
+            return .result("INVALID_DATA", info: "The file \(name) does not exist")
+        }
+        app.iconFile = name
+        apps[request.sessionID] = app
+        return .success()
+    }
 }

@@ -1,7 +1,139 @@
 import NIOCore
 import SDLProtocol
+import SDLSpec
 
-/// SubscribeButton, UnsubscribeButton, Subscribe/UnsubscribeVehicleData, GetVehicleData.
+/// SubscribeButton, UnsubscribeButton, Subscribe/UnsubscribeVehicleData, GetVehicleData, as SDL
+/// Core 8.2 answers them (SDL-PROTOCOL.md §h, §k). Subscriptions are resumable data: each change
+/// sends OnHashChange after the response.
 extension HeadUnit {
-    static let subscriptionHandlers: [String: RequestHandler] = [:]
+    static let subscriptionHandlers: [String: RequestHandler] = [
+        "SubscribeButton": { $0.subscribeButton($1) },
+        "UnsubscribeButton": { $0.unsubscribeButton($1) },
+        "SubscribeVehicleData": { $0.changeVehicleDataSubscriptions($1, subscribe: true) },
+        "UnsubscribeVehicleData": { $0.changeVehicleDataSubscriptions($1, subscribe: false) },
+        "GetVehicleData": { $0.getVehicleData($1) },
+    ]
+
+    /// Answers now with `success: false` whatever the code (Core's SubscribeButton says
+    /// UNSUPPORTED_RESOURCE with `success: false`, unlike ``respond``'s table).
+    mutating func respondFailure(_ request: Request, _ code: String, info: String) -> Reply {
+        let params: [String: SDLJSON] = ["success": false, "resultCode": .string(code), "info": .string(info)]
+        send(
+            SDLRPCMessage(rpcType: .response, functionID: request.functionID, correlationID: request.correlationID, parameters: .object(params)),
+            to: request.sessionID, now: request.now
+        )
+        return .later
+    }
+
+    /// Answers now, then sends OnHashChange: Core updates the hash after its response.
+    mutating func respondThenHashChange(_ request: Request, _ code: String, info: String? = nil, parameters: [String: SDLJSON] = [:]) -> Reply {
+        respond(
+            to: request.sessionID, functionID: request.functionID, correlationID: request.correlationID,
+            resultCode: code, info: info, parameters: parameters, now: request.now
+        )
+        resumableDataChanged(session: request.sessionID, now: request.now)
+        return .later
+    }
+
+    /// Core's checks in order: a media button for a non-media app (REJECTED), a button the HMI's
+    /// capabilities lack (UNSUPPORTED_RESOURCE), already subscribed (IGNORED).
+    mutating func subscribeButton(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        let name = request.parameters["buttonName"]?.stringValue ?? ""
+        if !app.isMediaApplication && SubscriptionVehicleData.mediaOnlyButtons.contains(name) {
+            return .result("REJECTED", info: "Subscribing to \(name) is allowed for media apps only")
+        }
+        let available = configuration.profile.document["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        if !available.contains(name) {
+            return respondFailure(request, "UNSUPPORTED_RESOURCE", info: "The head unit has no \(name) button")
+        }
+        if app.buttonSubscriptions.contains(name) {
+            return .result("IGNORED", info: "Already subscribed to \(name)")
+        }
+        app.buttonSubscriptions.insert(name)
+        apps[request.sessionID] = app
+        return respondThenHashChange(request, "SUCCESS")
+    }
+
+    mutating func unsubscribeButton(_ request: Request) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        let name = request.parameters["buttonName"]?.stringValue ?? ""
+        guard app.buttonSubscriptions.remove(name) != nil else {
+            return .result("IGNORED", info: "Not subscribed to \(name)")
+        }
+        apps[request.sessionID] = app
+        return respondThenHashChange(request, "SUCCESS")
+    }
+
+    /// The vehicle data names a request sets to `true`, among the function's own parameters.
+    func requestedVehicleData(_ request: Request) -> [String] {
+        let known = catalog.function(named: request.function, messageType: .request)?.parameters.map(\.name) ?? []
+        return known.filter { request.parameters[$0]?.boolValue == true }
+    }
+
+    /// Per-name results `{dataType, resultCode}`; SUCCESS when all succeed, WARNINGS for a mix,
+    /// IGNORED when all were already subscribed (or not subscribed, to unsubscribe), else
+    /// VEHICLE_DATA_NOT_AVAILABLE (SDL-PROTOCOL.md §k).
+    mutating func changeVehicleDataSubscriptions(_ request: Request, subscribe: Bool) -> Reply {
+        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        let names = requestedVehicleData(request)
+        guard !names.isEmpty else { return .result("INVALID_DATA", info: "No data in the request") }
+        let available = vehicleData
+        var results: [String: SDLJSON] = [:]
+        var succeeded = 0
+        var unchanged = 0
+        for name in names {
+            let code: String
+            if subscribe {
+                if app.vehicleDataSubscriptions.contains(name) {
+                    code = "DATA_ALREADY_SUBSCRIBED"
+                    unchanged += 1
+                } else if available[name] == nil {
+                    code = "VEHICLE_DATA_NOT_AVAILABLE"
+                } else {
+                    app.vehicleDataSubscriptions.insert(name)
+                    code = "SUCCESS"
+                    succeeded += 1
+                }
+            } else if app.vehicleDataSubscriptions.remove(name) != nil {
+                code = "SUCCESS"
+                succeeded += 1
+            } else {
+                code = "DATA_NOT_SUBSCRIBED"
+                unchanged += 1
+            }
+            results[SubscriptionVehicleData.responseKey(name)] = [
+                "dataType": .string(SubscriptionVehicleData.dataTypes[name] ?? "VEHICLEDATA_OEM_CUSTOM_DATA"),
+                "resultCode": .string(code),
+            ]
+        }
+        guard succeeded > 0 else {
+            if unchanged == names.count {
+                let info = subscribe ? "Already subscribed on provided VehicleData" : "Was not subscribed on any VehicleData"
+                return .result("IGNORED", info: info, parameters: results)
+            }
+            return .result("VEHICLE_DATA_NOT_AVAILABLE", info: "The vehicle has none of the requested data", parameters: results)
+        }
+        apps[request.sessionID] = app
+        if succeeded == names.count {
+            return respondThenHashChange(request, "SUCCESS", parameters: results)
+        }
+        return respondThenHashChange(request, "WARNINGS", info: "Some of the requested data could not be \(subscribe ? "subscribed" : "unsubscribed")", parameters: results)
+    }
+
+    /// The requested values the vehicle has; VEHICLE_DATA_NOT_AVAILABLE when it has none.
+    mutating func getVehicleData(_ request: Request) -> Reply {
+        let names = requestedVehicleData(request)
+        guard !names.isEmpty else { return .result("INVALID_DATA", info: "No data in the request") }
+        let available = vehicleData
+        var values: [String: SDLJSON] = [:]
+        for name in names {
+            values[name] = available[name]
+        }
+        guard !values.isEmpty else {
+            return .result("VEHICLE_DATA_NOT_AVAILABLE", info: "The vehicle has none of the requested data")
+        }
+        let missing = names.filter { values[$0] == nil }
+        return .success(values, info: missing.isEmpty ? nil : "Not available: \(missing.joined(separator: ", "))")
+    }
 }

@@ -1,0 +1,49 @@
+import NIOCore
+
+/// What the simulated microphone records for PerformAudioPassThru: a quiet, deterministic
+/// 500 Hz triangle tone as raw PCM, mono, little-endian signed 16-bit or unsigned 8-bit.
+struct AudioPassThruTone: Sendable, Hashable {
+    /// Samples per second: 8000, 16000, 22050 or 44100.
+    var sampleRate: Int
+    /// 1 (8_BIT) or 2 (16_BIT).
+    var bytesPerSample: Int
+
+    static let frequency = 500
+
+    /// From the request's SamplingRate and BitsPerSample names.
+    init?(samplingRate: String, bitsPerSample: String) {
+        let rates = ["8KHZ": 8000, "16KHZ": 16000, "22KHZ": 22050, "44KHZ": 44100]
+        let sizes = ["8_BIT": 1, "16_BIT": 2]
+        guard let rate = rates[samplingRate], let size = sizes[bitsPerSample] else { return nil }
+        self.init(sampleRate: rate, bytesPerSample: size)
+    }
+
+    init(sampleRate: Int, bytesPerSample: Int) {
+        self.sampleRate = sampleRate
+        self.bytesPerSample = bytesPerSample
+    }
+
+    /// Samples in `milliseconds` of audio.
+    func samples(milliseconds: Int) -> Int {
+        sampleRate * milliseconds / 1000
+    }
+
+    /// `count` samples starting at sample `start` of the tone.
+    func pcm(from start: Int, count: Int) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(count * bytesPerSample)
+        let period = max(sampleRate / Self.frequency, 2)
+        for index in start..<(start + count) {
+            let phase = index % period
+            // -1…1 triangle in steps of 1/period.
+            let rising = phase < period / 2
+            let level = rising ? Double(4 * phase) / Double(period) - 1 : 3 - Double(4 * phase) / Double(period)
+            if bytesPerSample == 1 {
+                buffer.writeInteger(UInt8(128 + Int((level * 8).rounded())))
+            } else {
+                buffer.writeInteger(Int16((level * 1000).rounded()), endianness: .little)
+            }
+        }
+        return buffer
+    }
+}
