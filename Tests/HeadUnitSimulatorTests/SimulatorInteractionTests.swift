@@ -157,6 +157,9 @@ struct SimulatorInteractionTests {
         #expect(reply6?.resultCode == "SUCCESS")
         let unknown = harness.call("PerformInteraction", ["initialText": "Pick", "interactionMode": "BOTH", "interactionChoiceSetIDList": [100, 7]], session: session, on: connection)
         #expect(unknown?.resultCode == "INVALID_ID")
+        _ = harness.call("CreateInteractionChoiceSet", ["interactionChoiceSetID": 200, "choiceSet": [["choiceID": 20, "menuName": "Silent"]]], session: session, on: connection)
+        let noVR = harness.call("PerformInteraction", ["initialText": "Pick", "interactionMode": "VR_ONLY", "interactionChoiceSetIDList": [200]], session: session, on: connection)
+        #expect(noVR?.resultCode == "INVALID_DATA")
         let statuses = harness.notifications("OnHMIStatus", session: session, on: connection).count
         let perform = harness.request("PerformInteraction", ["initialText": "Pick", "interactionMode": "BOTH", "interactionChoiceSetIDList": [100]], session: session, on: connection)
         #expect(harness.unit.apps[session]!.systemContext == "VRSESSION")
@@ -211,6 +214,9 @@ struct SimulatorInteractionTests {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
         let alertID = Int64(harness.catalog.functionID(named: "Alert")!)
         let sliderID = Int64(harness.catalog.functionID(named: "Slider")!)
+        let speakID = Int64(harness.catalog.functionID(named: "Speak")!)
+        let notCancellable = harness.call("CancelInteraction", ["functionID": .int(speakID)], session: session, on: connection)
+        #expect(notCancellable?.resultCode == "INVALID_DATA")
         let reply7 = harness.call("CancelInteraction", ["functionID": .int(alertID)], session: session, on: connection)
         #expect(reply7?.resultCode == "IGNORED")
         let alert = harness.request("Alert", ["alertText1": "Stop me", "cancelID": 7], session: session, on: connection)
@@ -242,6 +248,13 @@ struct SimulatorInteractionTests {
         let message = harness.request("ScrollableMessage", ["scrollableMessageBody": "Text"], session: session, on: connection)
         do {
             _ = try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: "NOPE", triggerSource: nil), now: harness.now)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidValue)
+        }
+        do {
+            // A Result the spec does not allow in ScrollableMessage's response.
+            _ = try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: "DUPLICATE_NAME", triggerSource: nil), now: harness.now)
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .invalidValue)

@@ -105,7 +105,7 @@ extension HeadUnit {
             if mode != "MANUAL_ONLY" {
                 let choices = ids.flatMap { app.choiceSets[$0]?["choiceSet"]?.arrayValue ?? [] }
                 if choices.contains(where: { ($0["vrCommands"]?.arrayValue ?? []).isEmpty }) {
-                    return .result("INVALID_DATA", info: "Some choices have no vrCommands for a VR interaction")
+                    return .result("INVALID_DATA", info: "Some choices don't contain VR commands.")
                 }
             }
         default:
@@ -172,7 +172,9 @@ extension HeadUnit {
         guard let app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
         let functionID = UInt32(clamping: request.parameters["functionID"]?.intValue ?? -1)
         guard let name = catalog.functionName(forID: functionID), Self.cancellableFunctions.contains(name) else {
-            return .result("INVALID_ID", info: "Function id \(functionID) is not an interaction that can be cancelled")
+            // Core answers INVALID_ID here, which CancelInteraction's response may not carry
+            // (MOBILE_API.xml); INVALID_DATA keeps the answer valid.
+            return .result("INVALID_DATA", info: "Function id \(functionID) is not an interaction that can be cancelled")
         }
         guard let open = app.openInteraction, open.functionID == functionID else {
             return .result("IGNORED", info: "No \(name) is open")
@@ -194,6 +196,11 @@ extension HeadUnit {
         try requireEnum(answer.resultCode, "Result", field: "resultCode")
         try requireEnum(answer.triggerSource, "TriggerSource", field: "triggerSource")
         let resultCode = answer.resultCode ?? "SUCCESS"
+        if let allowed = catalog.function(id: open.functionID, messageType: .response)?.parameter(named: "resultCode")?.allowedElements,
+            !allowed.isEmpty, !allowed.contains(resultCode)
+        {
+            throw SimulatorControlError(.invalidValue, "\(open.function) cannot answer \(resultCode) (\(allowed.joined(separator: ", ")))")
+        }
         let success = Self.successfulResultCodes.contains(resultCode)
         var parameters: [String: SDLJSON] = [:]
         switch open.function {

@@ -89,7 +89,7 @@ extension HeadUnit {
         app.subMenus[menuID] = .object(params)
         apps[request.sessionID] = app
         resumableDataChanged(session: request.sessionID, now: request.now)
-        return successOrImageWarning(params, session: request.sessionID)
+        return .success()  // AddSubMenu's response may not carry WARNINGS (MOBILE_API.xml)
     }
 
     mutating func deleteSubMenu(_ request: Request) -> Reply {
@@ -144,7 +144,7 @@ extension HeadUnit {
         app.choiceSets[setID] = .object(params)
         apps[request.sessionID] = app
         resumableDataChanged(session: request.sessionID, now: request.now)
-        return successOrImageWarning(params, session: request.sessionID)
+        return .success()  // CreateInteractionChoiceSet's response may not carry WARNINGS (MOBILE_API.xml)
     }
 
     mutating func deleteInteractionChoiceSet(_ request: Request) -> Reply {
