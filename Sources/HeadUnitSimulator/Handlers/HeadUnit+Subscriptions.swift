@@ -71,9 +71,9 @@ extension HeadUnit {
         return known.filter { request.parameters[$0]?.boolValue == true }
     }
 
-    /// Per-name results `{dataType, resultCode}`; SUCCESS when all succeed, WARNINGS for a mix,
-    /// IGNORED when all were already subscribed (or not subscribed, to unsubscribe), else
-    /// VEHICLE_DATA_NOT_AVAILABLE (SDL-PROTOCOL.md §k).
+    /// Per-name results `{dataType, resultCode}` (SUCCESS, DATA_ALREADY_SUBSCRIBED,
+    /// DATA_NOT_SUBSCRIBED, VEHICLE_DATA_NOT_AVAILABLE); overall SUCCESS when all succeed, WARNINGS
+    /// for a mix, IGNORED when none did, e.g. all already subscribed (SDL-PROTOCOL.md §k).
     mutating func changeVehicleDataSubscriptions(_ request: Request, subscribe: Bool) -> Reply {
         guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
         let names = requestedVehicleData(request)
@@ -108,11 +108,15 @@ extension HeadUnit {
             ]
         }
         guard succeeded > 0 else {
+            // The spec's SubscribeVehicleData response has no VEHICLE_DATA_NOT_AVAILABLE result:
+            // the per-item results say why nothing changed.
+            let info: String
             if unchanged == names.count {
-                let info = subscribe ? "Already subscribed on provided VehicleData" : "Was not subscribed on any VehicleData"
-                return .result("IGNORED", info: info, parameters: results)
+                info = subscribe ? "Already subscribed on provided VehicleData" : "Was not subscribed on any VehicleData"
+            } else {
+                info = "None of the requested data could be subscribed"
             }
-            return .result("VEHICLE_DATA_NOT_AVAILABLE", info: "The vehicle has none of the requested data", parameters: results)
+            return .result("IGNORED", info: info, parameters: results)
         }
         apps[request.sessionID] = app
         if succeeded == names.count {
