@@ -134,3 +134,14 @@ struct SimulatorAudioPassThruTests {
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
     }
 }
+
+extension SimulatorAudioPassThruTests {
+    @Test("With timeScale 0 the pass-thru ends at once with one chunk, not the whole recording")
+    func zeroTimeScale() {
+        var (harness, connection, session) = FileSuiteSupport.harness(timeScale: 0)
+        let id = harness.request("PerformAudioPassThru", Self.params(1_000_000, rate: "44KHZ"), session: session, on: connection)
+        harness.advance(by: .milliseconds(1))
+        #expect(harness.response(id, on: connection)?.resultCode == "SUCCESS")
+        #expect(Self.chunks(harness, session, connection).map(\.readableBytes) == [8820])
+    }
+}

@@ -76,7 +76,9 @@ extension HeadUnit {
         if resultCode == "SUCCESS", let state = apps[sessionID]?.audioPassThru, let format = audioPassThruFormat(session: sessionID) {
             let perChunk = format.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
             let sent = state.chunksSent * perChunk
-            let remaining = format.tone.samples(milliseconds: format.maxDuration) - sent
+            // At most one chunk: with a timeScale near 0 the whole recording would otherwise go
+            // out at once.
+            let remaining = min(format.tone.samples(milliseconds: format.maxDuration) - sent, perChunk)
             if remaining > 0 {
                 notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: format.tone.pcm(from: sent, count: remaining))
             }
