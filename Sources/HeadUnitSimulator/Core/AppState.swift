@@ -40,6 +40,11 @@ public struct AppState: Sendable {
     /// The file SetAppIcon named, if any.
     public internal(set) var iconFile: String?
 
+    /// The declared total `length` of each unfinished chunked PutFile, by file name.
+    var partialUploads: [String: Int] = [:]
+    /// Core's per-app counts of PutFile, ListFiles and DeleteFile made while in HMI NONE.
+    var fileRequestsInNone: [String: Int] = [:]
+
     /// An interaction that has not answered yet (PerformInteraction, Alert, Slider …).
     var openInteraction: OpenInteraction?
     var audioPassThru: AudioPassThruState?
@@ -122,4 +127,9 @@ struct AudioPassThruState: Sendable, Hashable {
     var chunkTimer: TimerID
     var endTimer: TimerID
     var chunksSent: Int
+    /// The requested PCM format.
+    var tone: AudioPassThruTone
+    /// `maxDuration` in milliseconds, unscaled.
+    var maxDuration: Int
+    var start: NIODeadline
 }

@@ -22,15 +22,6 @@ extension HeadUnit {
         max(configuration.scaled(milliseconds: Int64(Self.audioPassThruChunkMilliseconds)), .nanoseconds(1))
     }
 
-    /// The running pass-thru's tone, `maxDuration` and start, which ``AudioPassThruState`` has no
-    /// field for (see ``bookkeeping(_:)``).
-    func audioPassThruFormat(session sessionID: UInt8) -> (tone: AudioPassThruTone, maxDuration: Int, start: NIODeadline)? {
-        guard let record = bookkeeping("audio/\(sessionID)")["format"] else { return nil }
-        let fields = record.fileType.split(separator: ",").compactMap { Int($0) }
-        guard fields.count == 4, let start = UInt64(exactly: record.size) else { return nil }
-        return (AudioPassThruTone(sampleRate: fields[0], bytesPerSample: fields[1]), fields[2], .uptimeNanoseconds(start))
-    }
-
     mutating func performAudioPassThru(_ request: Request) -> Reply {
         guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
         if app.audioPassThru != nil {
@@ -43,15 +34,11 @@ extension HeadUnit {
             )
         else { return .result("INVALID_DATA", info: "Unknown samplingRate or bitsPerSample") }
         let maxDuration = Int(params["maxDuration"]?.intValue ?? 0)
-        let format = StoredFile(
-            fileType: "\(tone.sampleRate),\(tone.bytesPerSample),\(maxDuration),0", isPersistent: false, isSystemFile: false,
-            size: Int(request.now.uptimeNanoseconds)
-        )
-        setBookkeeping("audio/\(request.sessionID)", ["format": format])
         let chunkTimer = timers.schedule(at: request.now + audioPassThruChunkInterval, .audioPassThruChunk(session: request.sessionID))
         let endTimer = timers.schedule(at: request.now + configuration.scaled(milliseconds: Int64(maxDuration)), .audioPassThruEnd(session: request.sessionID))
         app.audioPassThru = AudioPassThruState(
-            correlationID: request.correlationID, functionID: request.functionID, chunkTimer: chunkTimer, endTimer: endTimer, chunksSent: 0
+            correlationID: request.correlationID, functionID: request.functionID, chunkTimer: chunkTimer, endTimer: endTimer, chunksSent: 0,
+            tone: tone, maxDuration: maxDuration, start: request.now
         )
         apps[request.sessionID] = app
         setHMIStatus(session: request.sessionID, systemContext: "HMI_OBSCURED", now: request.now)
@@ -60,11 +47,11 @@ extension HeadUnit {
 
     /// Sends the next 100 ms of audio and schedules the one after, on the grid from the start.
     mutating func sendAudioPassThruChunk(session sessionID: UInt8, now: NIODeadline) {
-        guard var app = apps[sessionID], var state = app.audioPassThru, let format = audioPassThruFormat(session: sessionID) else { return }
-        let perChunk = format.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
-        let bytes = format.tone.pcm(from: state.chunksSent * perChunk, count: perChunk)
+        guard var app = apps[sessionID], var state = app.audioPassThru else { return }
+        let perChunk = state.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
+        let bytes = state.tone.pcm(from: state.chunksSent * perChunk, count: perChunk)
         state.chunksSent += 1
-        let next = format.start + audioPassThruChunkInterval * Int64(state.chunksSent + 1)
+        let next = state.start + audioPassThruChunkInterval * Int64(state.chunksSent + 1)
         state.chunkTimer = timers.schedule(at: max(next, now), .audioPassThruChunk(session: sessionID))
         app.audioPassThru = state
         apps[sessionID] = app
@@ -73,14 +60,14 @@ extension HeadUnit {
 
     /// `maxDuration` passed (the end timer): the rest of the recording, then the response.
     mutating func endAudioPassThru(session sessionID: UInt8, resultCode: String, now: NIODeadline) {
-        if resultCode == "SUCCESS", let state = apps[sessionID]?.audioPassThru, let format = audioPassThruFormat(session: sessionID) {
-            let perChunk = format.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
+        if resultCode == "SUCCESS", let state = apps[sessionID]?.audioPassThru {
+            let perChunk = state.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
             let sent = state.chunksSent * perChunk
             // At most one chunk: with a timeScale near 0 the whole recording would otherwise go
             // out at once.
-            let remaining = min(format.tone.samples(milliseconds: format.maxDuration) - sent, perChunk)
+            let remaining = min(state.tone.samples(milliseconds: state.maxDuration) - sent, perChunk)
             if remaining > 0 {
-                notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: format.tone.pcm(from: sent, count: remaining))
+                notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: state.tone.pcm(from: sent, count: remaining))
             }
         }
         finishAudioPassThru(session: sessionID, resultCode: resultCode, now: now)
@@ -93,7 +80,6 @@ extension HeadUnit {
         timers.cancel(state.endTimer)
         app.audioPassThru = nil
         apps[sessionID] = app
-        setBookkeeping("audio/\(sessionID)", [:])
         respond(to: sessionID, functionID: state.functionID, correlationID: state.correlationID, resultCode: resultCode, now: now)
         setHMIStatus(session: sessionID, systemContext: "MAIN", now: now)
     }

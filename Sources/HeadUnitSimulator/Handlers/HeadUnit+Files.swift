@@ -32,33 +32,18 @@ extension HeadUnit {
     /// requests of this kind in NONE. Leaving NONE resets the counts (Core resets them when the
     /// level changes from NONE; here the next file request outside NONE does).
     func fileRequestLimitReached(_ function: String, app: AppState) -> Bool {
-        guard app.hmiLevel == "NONE" else { return false }
-        return (bookkeeping(bookkeepingKey("none", app: app))[function]?.size ?? 0) >= Self.fileRequestsInNoneLimit
+        app.hmiLevel == "NONE" && app.fileRequestsInNone[function, default: 0] >= Self.fileRequestsInNoneLimit
     }
 
     /// Counts a successful file request made in NONE; one outside NONE clears the counts.
-    mutating func countFileRequest(_ function: String, app: AppState) {
-        let key = bookkeepingKey("none", app: app)
-        guard app.hmiLevel == "NONE" else {
-            setBookkeeping(key, [:])
-            return
+    mutating func countFileRequest(_ function: String, session sessionID: UInt8) {
+        guard var app = apps[sessionID] else { return }
+        if app.hmiLevel == "NONE" {
+            app.fileRequestsInNone[function, default: 0] += 1
+        } else {
+            app.fileRequestsInNone.removeAll()
         }
-        var counts = bookkeeping(key)
-        let count = (counts[function]?.size ?? 0) + 1
-        counts[function] = StoredFile(fileType: "BINARY", isPersistent: false, isSystemFile: false, size: count)
-        setBookkeeping(key, counts)
-    }
-
-    /// The declared total `length` of each unfinished chunked upload, by file name.
-    func partialUploads(_ app: AppState) -> [String: StoredFile] {
-        bookkeeping(bookkeepingKey("partial", app: app))
-    }
-
-    mutating func setPartialUpload(_ name: String, length: Int?, app: AppState) {
-        let key = bookkeepingKey("partial", app: app)
-        var partial = bookkeeping(key)
-        partial[name] = length.map { StoredFile(fileType: "BINARY", isPersistent: false, isSystemFile: false, size: $0) }
-        setBookkeeping(key, partial)
+        apps[sessionID] = app
     }
 
     static let noneLimitInfo = "Too many requests from the app with NoneHMILevel"
@@ -99,7 +84,7 @@ extension HeadUnit {
             guard existing != nil, offset == current else {
                 return .result("INVALID_DATA", info: "Offset \(offset) does not match the stored size \(current) of \(name)")
             }
-            if let total = partialUploads(app)[name]?.size, offset + chunk > total {
+            if let total = app.partialUploads[name], offset + chunk > total {
                 return .result("INVALID_DATA", info: "Offset \(offset) + \(chunk) bytes is past length \(total)")
             }
             newSize = current + chunk
@@ -116,20 +101,20 @@ extension HeadUnit {
             isSystemFile: isSystemFile,
             size: newSize
         )
-        apps[request.sessionID] = app
         if offset == 0, let length, length > chunk {
-            setPartialUpload(name, length: length, app: app)
-        } else if offset == 0 || partialUploads(app)[name].map({ newSize >= $0.size }) == true {
-            setPartialUpload(name, length: nil, app: app)
+            app.partialUploads[name] = length
+        } else if offset == 0 || app.partialUploads[name].map({ newSize >= $0 }) == true {
+            app.partialUploads[name] = nil
         }
-        countFileRequest("PutFile", app: app)
+        apps[request.sessionID] = app
+        countFileRequest("PutFile", session: request.sessionID)
         return .success(["spaceAvailable": .int(spaceAvailable(app))], info: "File was downloaded")
     }
 
     mutating func listFiles(_ request: Request) -> Reply {
         guard let app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
         if fileRequestLimitReached("ListFiles", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
-        countFileRequest("ListFiles", app: app)
+        countFileRequest("ListFiles", session: request.sessionID)
         let names = app.files.filter { !$0.value.isSystemFile }.keys.sorted().prefix(1000)
         return .success(["filenames": .array(names.map { .string($0) }), "spaceAvailable": .int(spaceAvailable(app))])
     }
@@ -142,9 +127,9 @@ extension HeadUnit {
             return .result("REJECTED", info: "File \(name) does not exist")
         }
         app.files[name] = nil
+        app.partialUploads[name] = nil
         apps[request.sessionID] = app
-        setPartialUpload(name, length: nil, app: app)
-        countFileRequest("DeleteFile", app: app)
+        countFileRequest("DeleteFile", session: request.sessionID)
         return .success(["spaceAvailable": .int(spaceAvailable(app))])
     }
 
