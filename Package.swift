@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // Bytes <-> frames, messages, BSON, control frames and RPCs. NIOCore only: no I/O.
@@ -46,20 +48,37 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The simulator's JSON control API (Hummingbird routes) and its service.
+        .target(
+            name: "SimulatorControl",
+            dependencies: [
+                "HeadUnitSimulator",
+                "SDLProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // `sdl-spec-gen`: regenerates Sources/SDLSpec/Generated from MOBILE_API.xml.
         .executableTarget(
             name: "SDLSpecGenerator",
             dependencies: ["SDLSpec"],
             swiftSettings: swiftSettings
         ),
-        // `sdl-gateway`: the command line (inspect today; serve and simulate later).
+        // `sdl-gateway`: the command line (inspect and simulate; serve later).
         .executableTarget(
             name: "SDLGatewayCommand",
             dependencies: [
                 "SDLProtocol",
                 "SDLSpec",
+                "HeadUnitSimulator",
+                "SimulatorControl",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -85,6 +104,18 @@ let package = Package(
                 "SDLSpec",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SimulatorControlTests",
+            dependencies: [
+                "SimulatorControl",
+                "HeadUnitSimulator",
+                "SDLProtocol",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

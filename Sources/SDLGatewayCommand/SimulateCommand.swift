@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import HeadUnitSimulator
+import Hummingbird
+import Logging
+import NIOCore
+import SDLSpec
+import ServiceLifecycle
+import UnixSignals
+import SimulatorControl
+
+/// `sdl-gateway simulate`: a head unit (SDL Core, its HMI and a vehicle) on a TCP port, with a
+/// JSON control API beside it.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run a simulated head unit that speaks the SDL protocol like SDL Core 8.2.",
+        discussion: """
+            Apps connect to --listen as they would to SDL Core's TCP port. The control API on --control \
+            (JSON over HTTP) changes HMI levels, presses buttons, answers interactions, sets vehicle data \
+            and injects faults. Every option can also come from an environment variable: \
+            SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_CONTROL, SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE …
+            """
+    )
+
+    @Option(help: "Where apps connect (host:port; port 0 picks one).")
+    var listen: String = ProcessInfo.processInfo.environment["SDL_SIMULATOR_LISTEN"] ?? "127.0.0.1:12345"
+
+    @Option(help: "Where the control API listens (host:port; port 0 picks one).")
+    var control: String = ProcessInfo.processInfo.environment["SDL_SIMULATOR_CONTROL"] ?? "127.0.0.1:12346"
+
+    @Option(help: "open: every RPC allowed; default: SDL Core's default policy for unknown apps (Base-4).")
+    var policy: PolicyOption = PolicyOption(rawValue: ProcessInfo.processInfo.environment["SDL_SIMULATOR_POLICY"] ?? "open") ?? .open
+
+    @Flag(help: "Bring each new app to FULL shortly after it registers.")
+    var autoActivate = ProcessInfo.processInfo.environment["SDL_SIMULATOR_AUTO_ACTIVATE"] == "1"
+
+    @Option(help: "An OpenXC trace (newline-delimited JSON) to replay as the vehicle, instead of a generated drive.")
+    var trace: String?
+
+    @Option(help: "Replay speed of --trace (2 = twice as fast).")
+    var traceSpeed: Double = 1
+
+    @Option(help: "A JSON capability profile replacing the built-in one.")
+    var profile: String?
+
+    @Option(help: "Multiplies how long alerts, speech, sliders and interactions take (0.1 = ten times faster).")
+    var timeScale: Double = 1
+
+    @Option(help: "A MOBILE_API.xml to validate against instead of the built-in rpc_spec 8.0.0.")
+    var rpcSpec: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    enum PolicyOption: String, ExpressibleByArgument {
+        case open
+        case `default`
+    }
+
+    func validate() throws {
+        _ = try HostPort(listen, option: "--listen")
+        _ = try HostPort(control, option: "--control")
+        guard timeScale > 0, timeScale <= 1000 else { throw ValidationError("--time-scale must be above 0 and at most 1000.") }
+        guard traceSpeed > 0, traceSpeed <= 1000 else { throw ValidationError("--trace-speed must be above 0 and at most 1000.") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "sdl-gateway.simulate")
+        logger.logLevel = logLevel
+        let configuration = try makeConfiguration()
+        let simulator = SimulatedHeadUnit(configuration: configuration, logger: logger)
+        let sdl = try HostPort(listen, option: "--listen")
+        let controlAddress = try HostPort(control, option: "--control")
+        let router = Router()
+        SimulatorControlRoutes(simulator: simulator).add(to: router)
+        let controlApp = Application(
+            router: router,
+            configuration: .init(address: .hostname(controlAddress.host, port: controlAddress.port), serverName: "sdl-gateway-simulator"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? controlAddress.port
+                announce("control API on http://\(controlAddress.host):\(port)")
+            },
+            logger: logger
+        )
+        let service = SimulatorService(simulator: simulator, host: sdl.host, port: sdl.port) { address in
+            announce("SDL head unit on \(sdl.host):\(address.port ?? sdl.port)")
+        }
+        let group = ServiceGroup(
+            configuration: .init(services: [service, controlApp], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await group.run()
+    }
+
+    func makeConfiguration() throws -> HeadUnitConfiguration {
+        var configuration = HeadUnitConfiguration()
+        if let rpcSpec {
+            configuration.catalog = try SDLCatalog(contentsOf: URL(fileURLWithPath: rpcSpec))
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if let profile = profile ?? environment["SDL_SIMULATOR_PROFILE"] {
+            configuration.profile = try SimulatorProfile(contentsOfFile: profile)
+        }
+        configuration.policy = policy == .open ? .open : .sdlDefault
+        configuration.autoActivate = autoActivate
+        configuration.timeScale = timeScale
+        if let trace = trace ?? environment["SDL_SIMULATOR_TRACE"] {
+            configuration.vehicle = .trace(try OpenXCTrace(contentsOfFile: trace), speed: traceSpeed, loop: true)
+        }
+        return configuration
+    }
+}
+
+/// Writes a line to standard output at once (scripts and tests wait for these lines).
+func announce(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// `host:port` from the command line.
+struct HostPort {
+    var host: String
+    var port: Int
+
+    init(_ text: String, option: String) throws {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
+            throw ValidationError("\(option) must be host:port, e.g. 127.0.0.1:12345 (got \(text)).")
+        }
+        host = String(text[..<colon])
+        self.port = port
+        guard !host.isEmpty else { throw ValidationError("\(option) has no host (got \(text)).") }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

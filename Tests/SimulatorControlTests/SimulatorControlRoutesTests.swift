@@ -1,0 +1,142 @@
+import HeadUnitSimulator
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import SDLProtocol
+import SimulatorControl
+import Testing
+
+@Suite("Simulator control API")
+struct SimulatorControlRoutesTests {
+    /// A simulator with one app registered through the protocol (no sockets: bytes straight into
+    /// the head unit), and the control routes at /v1/simulator.
+    static func makeApplication() throws -> (some ApplicationProtocol, SimulatedHeadUnit) {
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        simulator.perform { unit, now in
+            let connection = unit.connectionOpened()
+            var bytes = ByteBuffer()
+            bytes.writeSDLFrame(SDLControlMessage.startService(.init(protocolVersion: "5.4.0")).makeFrame(version: 5, serviceType: .rpc, sessionID: 0, messageID: 1))
+            var payload = ByteBuffer()
+            payload.writeSDLRPCMessage(SDLRPCMessage(rpcType: .request, functionID: 1, correlationID: 1, parameters: [
+                "syncMsgVersion": ["majorVersion": 8, "minorVersion": 0], "appName": "Demo", "isMediaApplication": false,
+                "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "demo",
+            ]))
+            bytes.writeSDLFrame(SDLFrame(header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0, messageID: 1), payload: payload))
+            return ((), unit.receive(bytes, on: connection, now: now))
+        }
+        let router = Router()
+        SimulatorControlRoutes(simulator: simulator).add(to: router.group("v1/simulator"))
+        return (Application(router: router), simulator)
+    }
+
+    static func json(_ response: TestResponse) throws -> SDLJSON {
+        try SDLJSON.parse(response.body)
+    }
+
+    @Test("GET /apps lists the registered app; GET /apps/{id} and /screen find it; unknown ids are 404 problems")
+    func apps() async throws {
+        let (app, _) = try Self.makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/simulator/apps", method: .get) { response throws in
+                #expect(response.status == .ok)
+                let apps = try Self.json(response)
+                #expect(apps.arrayValue?.count == 1)
+                #expect(apps.arrayValue?.first?["appID"] == "demo")
+                #expect(apps.arrayValue?.first?["hmiLevel"] == "NONE")
+            }
+            try await client.execute(uri: "/v1/simulator/apps/DEMO/screen", method: .get) { response throws in
+                #expect(response.status == .ok)
+                #expect(try Self.json(response)["template"] == "DEFAULT")
+            }
+            try await client.execute(uri: "/v1/simulator/apps/nobody", method: .get) { response throws in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                #expect(try Self.json(response)["type"] == "urn:sdl-gateway:problem:app-not-found")
+            }
+        }
+    }
+
+    @Test("PUT /apps/{id}/hmi changes the level; a bad level is 422, a bad body 400")
+    func hmi() async throws {
+        let (app, simulator) = try Self.makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)) { response throws in
+                #expect(response.status == .ok)
+                #expect(try Self.json(response)["hmiLevel"] == "FULL")
+            }
+            #expect(simulator.snapshot.app(withID: "demo")?.hmiLevel == "FULL")
+            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, body: ByteBuffer(string: #"{"hmiLevel":"HALF"}"#)) { response throws in
+                #expect(response.status == .unprocessableContent)
+            }
+            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, body: ByteBuffer(string: #"{"hmiLevel":"#)) { response throws in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, body: ByteBuffer(string: #"{"hmiLevel":1}"#)) { response throws in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test("Buttons, driver distraction, vehicle data, commands")
+    func controls() async throws {
+        let (app, _) = try Self.makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/simulator/buttons/OK/press", method: .post, body: ByteBuffer(string: #"{"mode":"LONG"}"#)) { response throws in
+                #expect(response.status == .ok)
+                #expect(try Self.json(response)["notified"] == [])
+            }
+            try await client.execute(uri: "/v1/simulator/buttons/NOPE/press", method: .post) { response throws in
+                #expect(response.status == .unprocessableContent)
+            }
+            try await client.execute(uri: "/v1/simulator/driver-distraction", method: .put, body: ByteBuffer(string: #"{"state":"DD_ON"}"#)) { response throws in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/simulator/driver-distraction", method: .get) { response throws in
+                #expect(try Self.json(response) == ["state": "DD_ON"])
+            }
+            try await client.execute(uri: "/v1/simulator/vehicle-data", method: .put, body: ByteBuffer(string: #"{"speed":42.5,"rpm":1800}"#)) { response throws in
+                #expect(response.status == .ok)
+                let data = try Self.json(response)
+                #expect(data["speed"] == 42.5)
+                #expect(data["rpm"] == 1800)
+            }
+            try await client.execute(uri: "/v1/simulator/vehicle-data", method: .put, body: ByteBuffer(string: #"{"speed":"fast"}"#)) { response throws in
+                #expect(response.status == .unprocessableContent)
+            }
+            try await client.execute(uri: "/v1/simulator/apps/demo/commands/7", method: .post) { response throws in
+                #expect(response.status == .notFound)
+                #expect(try Self.json(response)["type"] == "urn:sdl-gateway:problem:command-not-found")
+            }
+        }
+    }
+
+    @Test("Faults: add, list, clear; a fault for an unknown function is 422; an empty fault 400")
+    func faults() async throws {
+        let (app, simulator) = try Self.makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, body: ByteBuffer(string: #"{"function":"Show","delayMs":250}"#)) { response throws in
+                #expect(response.status == .created)
+            }
+            try await client.execute(uri: "/v1/simulator/faults", method: .get) { response throws in
+                #expect(try Self.json(response).arrayValue?.first?["delayMs"] == 250)
+            }
+            #expect(simulator.snapshot.faults.faults.count == 1)
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, body: ByteBuffer(string: #"{"function":"Nope","hang":true}"#)) { response throws in
+                #expect(response.status == .unprocessableContent)
+            }
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, body: ByteBuffer(string: #"{}"#)) { response throws in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/v1/simulator/faults", method: .delete) { response throws in
+                #expect(response.status == .noContent)
+            }
+            #expect(simulator.snapshot.faults.faults.isEmpty)
+            try await client.execute(uri: "/v1/simulator/log?limit=3", method: .get) { response throws in
+                let log = try Self.json(response)
+                #expect(log.arrayValue?.count == 3)
+                #expect(log.arrayValue?.last?["function"] == "OnDriverDistraction")
+            }
+        }
+    }
+}
