@@ -15,6 +15,15 @@ public struct SimulatorControlRoutes: Sendable {
         self.simulator = simulator
     }
 
+    /// Every operation, as `(method, path)` relative to where the routes are mounted; tests check
+    /// it against the routes and `openapi.yaml`.
+    public static let operations: [(method: String, path: String)] = [
+        ("GET", "apps"), ("GET", "apps/:appID"), ("PUT", "apps/:appID/hmi"), ("GET", "apps/:appID/screen"),
+        ("POST", "apps/:appID/commands/:cmdID"), ("POST", "apps/:appID/interaction"), ("POST", "buttons/:name/press"),
+        ("GET", "driver-distraction"), ("PUT", "driver-distraction"), ("GET", "vehicle-data"), ("PUT", "vehicle-data"),
+        ("GET", "log"), ("GET", "faults"), ("POST", "faults"), ("DELETE", "faults"),
+    ]
+
     /// Adds the routes to `router` (a router or a group such as `router.group("v1/simulator")`).
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
         router.get("apps") { _, _ -> SDLJSON in

@@ -1,0 +1,67 @@
+import Foundation
+import HeadUnitSimulator
+import Hummingbird
+import Logging
+import HummingbirdTesting
+import NIOCore
+import SDLProtocol
+import SimulatorControl
+import Testing
+
+/// `openapi.yaml` and the control routes describe the same set of operations.
+@Suite("Simulator control API matches openapi.yaml")
+struct SimulatorOpenAPITests {
+    static let document = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("openapi.yaml")
+
+    /// `(METHOD, /v1/simulator/...)` for every operation of the document, read from its `paths:`
+    /// block (two-space path keys, four-space method keys).
+    static func documentedOperations() throws -> [(String, String)] {
+        let text = try String(contentsOf: document, encoding: .utf8)
+        var operations: [(String, String)] = []
+        var path: String?
+        var inPaths = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("paths:") { inPaths = true; continue }
+            if inPaths, let first = line.first, first != " " { break }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if let path, line.hasPrefix("    "), !line.hasPrefix("     "),
+                let method = ["get", "put", "post", "delete", "patch"].first(where: { line == "    \($0):" })
+            {
+                operations.append((method.uppercased(), path))
+            }
+        }
+        return operations
+    }
+
+    @Test("Every documented operation is routed, and every route is documented")
+    func sameOperations() async throws {
+        let documented = try Self.documentedOperations()
+        #expect(documented.count == 15)
+        let documentedSet = Set(documented.map { "\($0.0) \($0.1)" })
+        let routedSet = Set(SimulatorControlRoutes.operations.map { "\($0.method) /v1/simulator/\($0.path)" }.map {
+            $0.replacingOccurrences(of: ":appID", with: "{appID}").replacingOccurrences(of: ":cmdID", with: "{cmdID}")
+                .replacingOccurrences(of: ":name", with: "{name}")
+        })
+        #expect(documentedSet == routedSet)
+
+        // And the router really answers each one (an unrouted request is a bare 404 without a problem body).
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: .init(label: "test"))
+        let router = Router()
+        SimulatorControlRoutes(simulator: simulator).add(to: router.group("v1/simulator"))
+        let app = Application(router: router)
+        try await app.test(.router) { client in
+            for (method, path) in documented {
+                let uri = path.replacingOccurrences(of: "{appID}", with: "nobody").replacingOccurrences(of: "{cmdID}", with: "1")
+                    .replacingOccurrences(of: "{name}", with: "OK")
+                try await client.execute(uri: uri, method: .init(method)!, body: ByteBuffer(string: "{}")) { response throws in
+                    let routed = response.status != .notFound || response.headers[.contentType] == "application/problem+json"
+                    #expect(routed, "\(method) \(path) is not routed")
+                }
+            }
+        }
+    }
+}
