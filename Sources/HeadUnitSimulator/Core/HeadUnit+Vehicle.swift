@@ -36,8 +36,9 @@ struct VehicleState: Sendable {
     }
 }
 
-/// Vehicle data and the buttons of a replayed trace, sampled at `vehicleDataInterval` (10 Hz),
-/// sent as OnVehicleData to the apps subscribed to what changed (SDL-PROTOCOL.md §h).
+/// Vehicle data and the buttons of a replayed trace, sampled at `vehicleDataInterval` (10 Hz) and
+/// sent as OnVehicleData to subscribed apps (SDL-PROTOCOL.md §h): every sample of a generated
+/// drive, and what changed of a replayed trace.
 extension HeadUnit {
     /// Samples the feed when a sample is due; sends what changed.
     mutating func sampleVehicle(now: NIODeadline) {
@@ -50,7 +51,10 @@ extension HeadUnit {
         let elapsed = Duration.nanoseconds(now.uptimeNanoseconds - start.uptimeNanoseconds)
         var changed: [String: SDLJSON] = [:]
         if let drive = vehicle.drive {
-            changed = vehicle.feed.merge(drive.sample(at: elapsed).values)
+            // A generated drive streams like an HMI does: every sample, changed or not.
+            _ = vehicle.feed.merge(drive.sample(at: elapsed).values)
+            publishVehicleData(vehicleData, now: now)
+            return
         } else if var replayer = vehicle.replayer {
             for event in replayer.advance(to: elapsed) {
                 switch event {
