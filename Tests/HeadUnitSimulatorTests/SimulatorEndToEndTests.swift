@@ -69,7 +69,7 @@ struct SimulatorEndToEndTests {
         }
     }
 
-    @Test("Faults over the wire: an injected result code, a dropped connection, a malformed frame")
+    @Test("Faults over the wire: a result code, a delay, a paced burst, a malformed frame, a dropped connection")
     func faults() async throws {
         try await Self.withSimulator { simulator, port in
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", resultCode: "GENERIC_ERROR")), []) }
@@ -81,6 +81,16 @@ struct SimulatorEndToEndTests {
                 let show = try await session.call("Show", ["mainField1": "hello"])
                 #expect(show.parameters["resultCode"] == "GENERIC_ERROR")
                 #expect(show.parameters["success"] == false)
+
+                try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", delay: .milliseconds(150))), []) }
+                let started = ContinuousClock.now
+                #expect(try await session.call("Show", ["mainField1": "late"]).parameters["resultCode"] == "SUCCESS")
+                #expect(ContinuousClock.now - started >= .milliseconds(150))
+
+                try simulator.perform { unit, now in
+                    ((), try unit.burst("OnDriverDistraction", parameters: ["state": "DD_ON"], count: 20, ratePerSecond: 200, appID: "e2e-app", now: now))
+                }
+                for _ in 0..<20 { _ = try await session.waitFor("OnDriverDistraction") { $0.parameters["state"] == "DD_ON" } }
 
                 try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", malformedFrame: true)), []) }
                 await #expect(throws: SDLProtocolError.self) { _ = try await session.call("Show", ["mainField1": "again"]) }
