@@ -184,6 +184,18 @@ struct SimulatorRegistrationTests {
         #expect(throws: SimulatorControlError.self) { try harness.unit.addFault(Fault(function: "NoSuchThing")) }
     }
 
+    @Test("A delay fault also holds back answers a handler sends itself (UnregisterAppInterface)")
+    func delayedLaterAnswer() throws {
+        var harness = HeadUnitHarness()
+        let connection = harness.open()
+        let (session, _) = harness.register(on: connection)
+        try harness.unit.addFault(Fault(function: "UnregisterAppInterface", delay: .milliseconds(500)))
+        let id = harness.request("UnregisterAppInterface", session: session, on: connection)
+        #expect(harness.response(id, on: connection) == nil)
+        harness.advance(by: .milliseconds(500))
+        #expect(harness.response(id, on: connection)?.resultCode == "SUCCESS")
+    }
+
     @Test("A burst fault floods notifications, paced when asked")
     func burst() throws {
         var harness = HeadUnitHarness()

@@ -135,11 +135,6 @@ extension HeadUnit {
             reply = .success()
         }
         guard case .result(let code, let info, let parameters) = reply else { return }
-        if let delay = fault?.delay {
-            let delayed = DelayedResponse(functionID: rpc.functionID, correlationID: rpc.correlationID, parameters: .object(parameters.merging(["resultCode": .string(code)]) { _, new in new }.merging(info.map { ["info": .string($0)] } ?? [:]) { _, new in new }))
-            _ = timers.schedule(at: now + delay, .delayedResponse(session: sessionID, response: delayed))
-            return
-        }
         respond(to: sessionID, functionID: rpc.functionID, correlationID: rpc.correlationID, resultCode: code, info: info, parameters: parameters, now: now)
     }
 
@@ -160,7 +155,10 @@ extension HeadUnit {
             var parameters = response.parameters.objectValue ?? [:]
             let code = parameters.removeValue(forKey: "resultCode")?.stringValue ?? "SUCCESS"
             let info = parameters.removeValue(forKey: "info")?.stringValue
-            respond(to: session, functionID: response.functionID, correlationID: response.correlationID, resultCode: code, info: info, parameters: parameters, now: now)
+            respond(
+                to: session, functionID: response.functionID, correlationID: response.correlationID, resultCode: code, info: info,
+                parameters: parameters, now: now, applyingFaults: false
+            )
         }
     }
 }

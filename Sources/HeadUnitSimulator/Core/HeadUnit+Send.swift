@@ -39,7 +39,8 @@ extension HeadUnit {
 
     /// Sends a response: `success` from the result code, `info` when given, and, for a successful
     /// response, every mandatory response parameter the handler did not set (from the spec's
-    /// fill-in template), so that every answer is valid against MOBILE_API.xml.
+    /// fill-in template), so that every answer is valid against MOBILE_API.xml. A `delayMs` fault
+    /// for the function holds it back, however the handler answered (at once or later).
     mutating func respond(
         to sessionID: UInt8,
         functionID: UInt32,
@@ -48,8 +49,17 @@ extension HeadUnit {
         info: String? = nil,
         parameters: [String: SDLJSON] = [:],
         bulkData: ByteBuffer? = nil,
-        now: NIODeadline
+        now: NIODeadline,
+        applyingFaults: Bool = true
     ) {
+        if applyingFaults, let name = catalog.functionName(forID: functionID), let delay = faults.match(name)?.delay {
+            var held = parameters
+            held["resultCode"] = .string(resultCode)
+            held["info"] = info.map { .string($0) }
+            let response = DelayedResponse(functionID: functionID, correlationID: correlationID, parameters: .object(held))
+            _ = timers.schedule(at: now + delay, .delayedResponse(session: sessionID, response: response))
+            return
+        }
         let success = Self.successfulResultCodes.contains(resultCode)
         var params = parameters
         if success, let function = catalog.function(id: functionID, messageType: .response) {
