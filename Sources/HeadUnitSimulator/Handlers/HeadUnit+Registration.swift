@@ -112,13 +112,12 @@ extension HeadUnit {
     }
 
     mutating func unregisterAppInterface(_ request: Request) -> Reply {
-        respond(to: request.sessionID, functionID: request.functionID, correlationID: request.correlationID, resultCode: "SUCCESS", now: request.now)
         if let app = apps.removeValue(forKey: request.sessionID) {
             timers.cancelAll { $0.session == request.sessionID }
             resumption[app.appID] = nil
             appRemoved(app, now: request.now)
         }
-        return .later
+        return .success()
     }
 
     mutating func changeRegistration(_ request: Request) -> Reply {
