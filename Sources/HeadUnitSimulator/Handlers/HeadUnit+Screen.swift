@@ -66,21 +66,27 @@ extension HeadUnit {
         }
         if let configuration = params["templateConfiguration"]?.objectValue {
             let template = configuration["template"]?.stringValue ?? ""
-            guard templatesAvailable.contains(template) else {
-                return .result("REJECTED", info: "The display has no template \(template)")
+            if let refusal = applyTemplate(template, day: configuration["dayColorScheme"], night: configuration["nightColorScheme"], to: &app) {
+                return .result("REJECTED", info: refusal)
             }
-            if let reason = colorSchemeChangeRefusal(app: app, template: template, day: configuration["dayColorScheme"], night: configuration["nightColorScheme"]) {
-                return .result("REJECTED", info: reason)
-            }
-            app.screen.template = template
-            if let day = configuration["dayColorScheme"] { app.screen.dayColorScheme = day }
-            if let night = configuration["nightColorScheme"] { app.screen.nightColorScheme = night }
         }
         params["windowID"] = nil
         params["templateConfiguration"] = nil
         app.screen.show.merge(params) { _, new in new }
         apps[request.sessionID] = app
         return successOrImageWarning(request.parameters, session: request.sessionID)
+    }
+
+    /// Shows `template` with its color schemes (Show's `templateConfiguration`, SetDisplayLayout);
+    /// returns why the head unit refuses instead: a template the display lacks, or a color scheme
+    /// change without a template change.
+    func applyTemplate(_ template: String, day: SDLJSON?, night: SDLJSON?, to app: inout AppState) -> String? {
+        guard templatesAvailable.contains(template) else { return "The display has no template \(template)" }
+        if let reason = colorSchemeChangeRefusal(app: app, template: template, day: day, night: night) { return reason }
+        app.screen.template = template
+        if let day { app.screen.dayColorScheme = day }
+        if let night { app.screen.nightColorScheme = night }
+        return nil
     }
 
     /// Core refuses a color scheme change unless the template changes too
@@ -99,15 +105,9 @@ extension HeadUnit {
         guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
         let params = request.parameters
         let layout = params["displayLayout"]?.stringValue ?? ""
-        guard templatesAvailable.contains(layout) else {
-            return .result("REJECTED", info: "The display has no template \(layout)")
+        if let refusal = applyTemplate(layout, day: params["dayColorScheme"], night: params["nightColorScheme"], to: &app) {
+            return .result("REJECTED", info: refusal)
         }
-        if let reason = colorSchemeChangeRefusal(app: app, template: layout, day: params["dayColorScheme"], night: params["nightColorScheme"]) {
-            return .result("REJECTED", info: reason)
-        }
-        app.screen.template = layout
-        if let day = params["dayColorScheme"] { app.screen.dayColorScheme = day }
-        if let night = params["nightColorScheme"] { app.screen.nightColorScheme = night }
         apps[request.sessionID] = app
         var response: [String: SDLJSON] = [:]
         for key in ["displayCapabilities", "buttonCapabilities", "softButtonCapabilities", "presetBankCapabilities"] {
