@@ -126,6 +126,9 @@ extension HeadUnit {
             throw SimulatorControlError(.invalidValue, "ratePerSecond must be above 0 and at most 100000")
         }
         let targets = try appID.map { id throws(SimulatorControlError) in [try requireApp(id)] } ?? appList
+        if ratePerSecond != nil, timers.count + count * targets.count > TimerQueue.capacity {
+            throw SimulatorControlError(.invalidValue, "More than \(TimerQueue.capacity) paced notifications would be pending")
+        }
         for app in targets {
             for index in 0..<count {
                 if let ratePerSecond {

@@ -32,6 +32,10 @@ struct DelayedResponse: Sendable, Hashable {
 /// A pure timer table: the head unit schedules and cancels; its driver asks for the next deadline
 /// and hands back the time. Nothing here reads a clock.
 struct TimerQueue: Sendable {
+    /// The most timers the control API may leave pending (paced bursts); everything else the head
+    /// unit schedules is bounded by its apps.
+    static let capacity = 100_000
+
     private var entries: [TimerID: (deadline: NIODeadline, event: TimerEvent)] = [:]
     private var nextID: UInt64 = 1
 
