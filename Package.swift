@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "HeadUnitSimulator", targets: ["HeadUnitSimulator"]),
+        .library(name: "SDLClient", targets: ["SDLClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
@@ -34,6 +35,18 @@ let package = Package(
         .target(
             name: "SDLSpec",
             dependencies: ["SDLProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        // One SDL app session to a head unit: connection, negotiation, requests, state, reconnection.
+        .target(
+            name: "SDLClient",
+            dependencies: [
+                "SDLProtocol",
+                "SDLSpec",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // A head unit that plays SDL Core, its HMI and the vehicle over the real protocol.
@@ -94,6 +107,19 @@ let package = Package(
         .testTarget(
             name: "SDLSpecTests",
             dependencies: ["SDLSpec", "SDLProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SDLClientTests",
+            dependencies: [
+                "SDLClient",
+                "SDLProtocol",
+                "SDLSpec",
+                "HeadUnitSimulator",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

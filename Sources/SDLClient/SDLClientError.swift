@@ -1,0 +1,52 @@
+/// Why an SDL app session could not do what was asked. ``code`` is stable; callers (and the HTTP
+/// layer, which maps codes to statuses) switch on it; ``detail`` is for people and logs.
+public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The transport connection could not be opened.
+        public static let connectFailed = Code(rawValue: "connectFailed")
+        /// The head unit refused to start the RPC service (StartServiceNAK).
+        public static let startServiceRejected = Code(rawValue: "startServiceRejected")
+        /// The head unit answered with a protocol version this client cannot speak.
+        public static let unsupportedProtocolVersion = Code(rawValue: "unsupportedProtocolVersion")
+        /// The link went down (closed, heartbeat or idle timeout) while the request was pending.
+        public static let linkLost = Code(rawValue: "linkLost")
+        /// The session is not connected and registered.
+        public static let notConnected = Code(rawValue: "notConnected")
+        /// No response came before the request's deadline.
+        public static let timedOut = Code(rawValue: "timedOut")
+        /// Sending would exceed the head unit's request rate limit; nothing was sent.
+        public static let rateLimited = Code(rawValue: "rateLimited")
+        /// The permission table says the function is not allowed at the current HMI level.
+        public static let notPermitted = Code(rawValue: "notPermitted")
+        /// The parameters do not match the RPC spec; nothing was sent.
+        public static let invalidParameters = Code(rawValue: "invalidParameters")
+        /// The function name is not a request of the RPC spec.
+        public static let unknownFunction = Code(rawValue: "unknownFunction")
+        /// Too many requests are pending at once.
+        public static let tooManyPendingRequests = Code(rawValue: "tooManyPendingRequests")
+        /// RegisterAppInterface failed; the session is closed.
+        public static let registrationFailed = Code(rawValue: "registrationFailed")
+        /// The head unit unregistered the app (OnAppInterfaceUnregistered).
+        public static let unregistered = Code(rawValue: "unregistered")
+        /// The session was closed by its owner.
+        public static let closed = Code(rawValue: "closed")
+        /// The request was cancelled by its caller.
+        public static let cancelled = Code(rawValue: "cancelled")
+        /// The head unit sent something this client cannot understand.
+        public static let protocolViolation = Code(rawValue: "protocolViolation")
+    }
+
+    public var code: Code
+    public var detail: String
+
+    public init(_ code: Code, _ detail: String) {
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String { "\(code): \(detail)" }
+}
