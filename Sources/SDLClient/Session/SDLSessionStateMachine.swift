@@ -95,6 +95,13 @@ public struct SDLSessionStateMachine: Sendable {
         }
     }
 
+    /// Moves the message id counter, so tests can reach the wrap at `UInt32.max` (0 is skipped).
+    mutating func setNextMessageIDForTesting(_ id: UInt32) {
+        guard var session = openSession else { return }
+        session.nextMessageID = max(id, 1)
+        update(session)
+    }
+
     /// When the driver must call ``timerFired(now:)``: the earliest of the StartService or
     /// EndService timeout, the next Heartbeat, the idle timeout and the reassembly expiry.
     public var nextDeadline: NIODeadline? {
@@ -306,25 +313,24 @@ public struct SDLSessionStateMachine: Sendable {
     private mutating func acknowledge(
         _ ack: SDLControlMessage.StartServiceACK, header: SDLFrameHeader, now: NIODeadline
     ) -> [Action] {
-        let major = header.version
-        guard (2...5).contains(major) else {
-            return fail(.unsupportedProtocolVersion, "StartServiceACK has header version \(major); this client speaks 2…5")
+        let ackMajor = header.version
+        guard (2...5).contains(ackMajor) else {
+            return fail(.unsupportedProtocolVersion, "StartServiceACK has header version \(ackMajor); this client speaks 2…5")
         }
-        var negotiated = SDLProtocolVersion(Int(major))
-        var mtu = SDLFrameHeader.defaultMaximumPayloadSize(forVersion: major)
-        if major >= 5 {
+        // The lower of ours and the head unit's: Core answers a v3 StartService with a v4 ACK (§k).
+        var theirs = SDLProtocolVersion(Int(ackMajor))
+        var mtu = SDLFrameHeader.defaultMaximumPayloadSize(forVersion: ackMajor)
+        if ackMajor >= 5 {
             if let string = ack.protocolVersion {
-                guard let theirs = SDLProtocolVersion(string) else {
+                guard let version = SDLProtocolVersion(string) else {
                     return fail(.protocolViolation, "StartServiceACK protocolVersion \"\(string)\" is not Major.Minor.Patch")
                 }
-                negotiated = min(offeredVersion, theirs)
-                guard negotiated.major == Int(major) else {
+                guard version.major == Int(ackMajor) else {
                     return fail(
                         .unsupportedProtocolVersion,
-                        "StartServiceACK protocolVersion \(string) does not match its header version \(major)")
+                        "StartServiceACK protocolVersion \(string) does not match its header version \(ackMajor)")
                 }
-            } else {
-                negotiated = min(offeredVersion, negotiated)
+                theirs = version
             }
             if let value = ack.mtu, value > 0 {
                 guard value >= Self.minimumMTU, value <= Self.maximumMTU else {
@@ -333,9 +339,9 @@ public struct SDLSessionStateMachine: Sendable {
                 mtu = Int(value)
             }
         }
-        guard Int(major) <= offeredVersion.major else {
-            return fail(.unsupportedProtocolVersion, "StartServiceACK has header version \(major), above the offered \(offeredVersion)")
-        }
+        let negotiated = min(offeredVersion, theirs)
+        let major = UInt8(negotiated.major)
+        if major < 5 { mtu = SDLFrameHeader.defaultMaximumPayloadSize(forVersion: major) }
         let parameters = SessionParameters(
             sessionID: header.sessionID,
             protocolVersion: negotiated.description,
