@@ -116,7 +116,7 @@ struct AppStateCapabilityTests {
 
     @Test("Event data for the stream: appState names from and to, hmiStatus the four fields")
     func eventData() {
-        #expect(SDLAppEvent.appState(from: .notRunning, to: .active).data == ["from": "notRunning", "to": "active"])
+        #expect(SDLAppEvent.appState(from: .notRunning, to: .active).data == ["from": "notRunning", "to": "active", "lifecycle": ["didFinishLaunching", "didBecomeActive"]])
         #expect(SDLAppEvent.hmiStatus(SDLHMIStatus(hmiLevel: .full)).data["hmiLevel"] == "FULL")
         #expect(SDLAppEvent.lockScreen(.required).data == ["status": "REQUIRED"])
         #expect(SDLAppEvent.driverDistraction(on: true, parameters: [:]).data == ["state": "DD_ON"])

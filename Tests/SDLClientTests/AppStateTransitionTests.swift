@@ -4,16 +4,44 @@ import Testing
 
 @testable import SDLClient
 
-/// One row of the SDL-0156 transition table.
+/// One row of the SDL-0156 transition table: from, to, the delegate calls, the proposal's example.
 struct AppStateTransitionRow: Sendable, CustomTestStringConvertible {
     var from: SDLAppState
     var to: SDLAppState
-    var testDescription: String { "\(from) → \(to)" }
+    var calls: [SDLAppLifecycleCall]
+    var example: String
+    var testDescription: String { "\(from) → \(to): \(example)" }
 
-    /// Every ordered pair of distinct states: 5 × 4 = 20 rows.
-    static let all: [AppStateTransitionRow] = SDLAppState.allCases.flatMap { from in
-        SDLAppState.allCases.filter { $0 != from }.map { AppStateTransitionRow(from: from, to: $0) }
+    init(_ from: SDLAppState, _ to: SDLAppState, _ calls: [SDLAppLifecycleCall], _ example: String) {
+        self.from = from
+        self.to = to
+        self.calls = calls
+        self.example = example
     }
+
+    /// The proposal's table, row by row ("Any level → Not connected" written out per level).
+    static let all: [AppStateTransitionRow] = [
+        .init(.active, .disconnected, [.didDisconnect], "phone disconnected from FULL"),
+        .init(.limited, .disconnected, [.didDisconnect], "phone disconnected from LIMITED"),
+        .init(.background, .disconnected, [.didDisconnect], "phone disconnected from BACKGROUND"),
+        .init(.notRunning, .disconnected, [.didDisconnect], "phone disconnected from NONE"),
+        .init(.disconnected, .notRunning, [.didConnect], "app just registered"),
+        .init(.background, .notRunning, [.didClose], "background app was closed"),
+        .init(.limited, .notRunning, [.didClose], "active media app closed by the user while the HMI is in Nav"),
+        .init(.active, .notRunning, [.didClose], "app was closed by the user"),
+        .init(.disconnected, .background, [.didConnect, .didFinishLaunching, .didEnterBackground], "app with background service just registered"),
+        .init(.notRunning, .background, [.didFinishLaunching, .didEnterBackground], "app just got permission to serve in background"),
+        .init(.limited, .background, [.didEnterBackground], "media app closed as the user selected another media app"),
+        .init(.active, .background, [.didEnterBackground], "non-media app backgrounded as the user moved to media"),
+        .init(.disconnected, .limited, [.didConnect, .didFinishLaunching, .didBecomeLimited], "media app resumed after ignition cycle while the HMI is in Nav"),
+        .init(.notRunning, .limited, [.didFinishLaunching, .didBecomeLimited], "media app started by the system, not brought to foreground"),
+        .init(.background, .limited, [.didBecomeLimited], "media app started by the system from BACKGROUND"),
+        .init(.active, .limited, [.didBecomeLimited], "media app backgrounded as the user moved to Nav"),
+        .init(.disconnected, .active, [.didConnect, .didFinishLaunching, .didBecomeActive], "media app resumed after ignition cycle and visible"),
+        .init(.notRunning, .active, [.didFinishLaunching, .didBecomeActive], "app selected by the user or system"),
+        .init(.background, .active, [.didBecomeActive], "background app selected by the user"),
+        .init(.limited, .active, [.didBecomeActive], "active media app selected by the user"),
+    ]
 }
 
 @Suite("AppState transitions (SDL-0156)")
@@ -21,7 +49,16 @@ struct AppStateTransitionTests {
     @Test("The table has twenty rows, one per ordered pair of distinct states")
     func tableSize() {
         #expect(AppStateTransitionRow.all.count == 20)
-        #expect(Set(AppStateTransitionRow.all.map(\.testDescription)).count == 20)
+        let pairs = Set(AppStateTransitionRow.all.map { "\($0.from)-\($0.to)" })
+        let expected = Set(SDLAppState.allCases.flatMap { from in SDLAppState.allCases.filter { $0 != from }.map { "\(from)-\($0)" } })
+        #expect(pairs == expected)
+    }
+
+    @Test("Each row names the delegate calls of SDL-0156, and the appState event lists them", arguments: AppStateTransitionRow.all)
+    func lifecycleCalls(_ row: AppStateTransitionRow) {
+        #expect(SDLAppState.lifecycleCalls(from: row.from, to: row.to) == row.calls)
+        let data = SDLAppEvent.appState(from: row.from, to: row.to).data
+        #expect(data["lifecycle"] == .array(row.calls.map { .string($0.rawValue) }))
     }
 
     @Test("Each row of the transition table publishes exactly one appState event naming from and to", arguments: AppStateTransitionRow.all)
@@ -40,6 +77,7 @@ struct AppStateTransitionTests {
         let events = AppStateFixture.move(&tracker, to: state)
         #expect(events.appStateTransitions.isEmpty)
         #expect(tracker.appState == state)
+        #expect(SDLAppState.lifecycleCalls(from: state, to: state).isEmpty)
     }
 
     @Test("HMI levels map to app states: FULL active, LIMITED limited, BACKGROUND background, NONE notRunning")

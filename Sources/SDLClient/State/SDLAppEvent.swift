@@ -5,7 +5,8 @@ import SDLProtocol
 public enum SDLAppEvent: Sendable, Hashable {
     /// The main window's OnHMIStatus changed.
     case hmiStatus(SDLHMIStatus)
-    /// The SDL-0156 app state changed (``SDLAppState``).
+    /// The SDL-0156 app state changed (``SDLAppState``); its data lists the row's
+    /// ``SDLAppState/lifecycleCalls(from:to:)``.
     case appState(from: SDLAppState, to: SDLAppState)
     /// OnDriverDistraction: `on` for DD_ON, with its other parameters (lockScreenDismissalEnabled …).
     case driverDistraction(on: Bool, parameters: SDLJSON)
@@ -42,7 +43,11 @@ public enum SDLAppEvent: Sendable, Hashable {
         case .hmiStatus(let status):
             return status.json
         case .appState(let from, let to):
-            return ["from": .string(from.rawValue), "to": .string(to.rawValue)]
+            return [
+                "from": .string(from.rawValue),
+                "to": .string(to.rawValue),
+                "lifecycle": .array(SDLAppState.lifecycleCalls(from: from, to: to).map { .string($0.rawValue) }),
+            ]
         case .driverDistraction(let on, let parameters):
             var members = parameters.objectValue ?? [:]
             members["state"] = .string(on ? "DD_ON" : "DD_OFF")
