@@ -123,4 +123,25 @@ struct SessionSendTests {
         }
         #expect(actions == [.deliver(rpc)])
     }
+
+    @Test("A 4 MB message in 1025 frames is reassembled in place and delivered")
+    func largeReassembly() throws {
+        var (machine, _) = SDLSessionStateMachine.started(with: SessionFrames.v5ACK(), now: now)
+        let rpc = SDLRPCMessage(rpcType: .response, functionID: 32, correlationID: 3,
+                                parameters: ["success": true], bulkData: ByteBuffer(repeating: 9, count: 4 * 1024 * 1024))
+        var payload = ByteBuffer()
+        payload.writeSDLRPCMessage(rpc)
+        let message = SDLMessage(version: 5, serviceType: .bulkData, sessionID: 1, messageID: 41, payload: payload)
+        var delivered: [SDLRPCMessage] = []
+        var frameCount = 0
+        for frame in SDLMessageFragmenter(message: message, maximumPayloadSize: 4096) {
+            frameCount += 1
+            for action in machine.receive(frame, now: now) {
+                if case .deliver(let rpc) = action { delivered.append(rpc) }
+            }
+        }
+        #expect(frameCount == 1 + 1025)
+        #expect(delivered == [rpc])
+        #expect(machine.isEstablished)
+    }
 }

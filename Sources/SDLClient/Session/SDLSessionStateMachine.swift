@@ -29,6 +29,9 @@ public struct SDLSessionStateMachine: Sendable {
         case closing(Established, deadline: NIODeadline)
         /// Ended; `error` is why (nil after an acknowledged EndService).
         case closed(error: SDLClientError?)
+        /// Only while an input runs, so the session's reassembly buffers stay uniquely referenced
+        /// and grow in place instead of being copied (as in SwiftNIO's state machines).
+        case modifying
     }
 
     /// The data of an established session.
@@ -65,7 +68,7 @@ public struct SDLSessionStateMachine: Sendable {
     public var parameters: SessionParameters? {
         switch state {
         case .established(let session), .closing(let session, _): return session.parameters
-        case .idle, .starting, .closed: return nil
+        case .idle, .starting, .closed, .modifying: return nil
         }
     }
 
@@ -91,7 +94,7 @@ public struct SDLSessionStateMachine: Sendable {
     public var nextMessageID: UInt32? {
         switch state {
         case .established(let session), .closing(let session, _): return session.nextMessageID
-        case .idle, .starting, .closed: return nil
+        case .idle, .starting, .closed, .modifying: return nil
         }
     }
 
@@ -106,7 +109,7 @@ public struct SDLSessionStateMachine: Sendable {
     /// EndService timeout, the next Heartbeat, the idle timeout and the reassembly expiry.
     public var nextDeadline: NIODeadline? {
         switch state {
-        case .idle, .closed:
+        case .idle, .closed, .modifying:
             return nil
         case .starting(let deadline):
             return deadline
@@ -153,17 +156,11 @@ public struct SDLSessionStateMachine: Sendable {
         switch state {
         case .idle:
             return fail(.protocolViolation, "a frame arrived before StartService was sent")
-        case .closed:
+        case .closed, .modifying:
             return []
         case .starting:
             return receiveWhileStarting(frame, now: now)
-        case .established(var session):
-            session.lastReceived = now
-            state = .established(session)
-            return receiveWhileOpen(frame, now: now)
-        case .closing(var session, let deadline):
-            session.lastReceived = now
-            state = .closing(session, deadline: deadline)
+        case .established, .closing:
             return receiveWhileOpen(frame, now: now)
         }
     }
@@ -177,7 +174,7 @@ public struct SDLSessionStateMachine: Sendable {
     /// The connection closed under the session (transport error or EOF).
     public mutating func connectionClosed() -> [Action] {
         switch state {
-        case .closed:
+        case .closed, .modifying:
             return []
         case .closing:
             // Our EndService may have been handled; either way the session is over.
@@ -199,7 +196,7 @@ public struct SDLSessionStateMachine: Sendable {
             switch state {
             case .closed(let error?): throw error
             case .closing, .closed: throw SDLClientError(.closed, "the session is closing")
-            case .idle, .starting, .established: throw SDLClientError(.notConnected, "the RPC service is not started")
+            case .idle, .starting, .established, .modifying: throw SDLClientError(.notConnected, "the RPC service is not started")
             }
         }
         var payload = ByteBuffer()
@@ -228,7 +225,7 @@ public struct SDLSessionStateMachine: Sendable {
         case .starting:
             state = .closed(error: nil)
             return [.closeConnection(nil)]
-        case .closing, .closed:
+        case .closing, .closed, .modifying:
             return []
         case .established(var session):
             let frame = SDLControlMessage.endService(.init(hashID: session.parameters.hashID)).makeFrame(
@@ -248,7 +245,7 @@ public struct SDLSessionStateMachine: Sendable {
     /// incomplete message is dropped, as Core does after `ExpectedConsecutiveFramesTimeout`).
     public mutating func timerFired(now: NIODeadline) -> [Action] {
         switch state {
-        case .idle, .closed:
+        case .idle, .closed, .modifying:
             return []
         case .starting(let deadline):
             guard deadline <= now else { return [] }
@@ -380,7 +377,7 @@ extension SDLSessionStateMachine {
     private var openSession: Established? {
         switch state {
         case .established(let session), .closing(let session, _): return session
-        case .idle, .starting, .closed: return nil
+        case .idle, .starting, .closed, .modifying: return nil
         }
     }
 
@@ -394,12 +391,14 @@ extension SDLSessionStateMachine {
         switch state {
         case .established: state = .established(session)
         case .closing(_, let deadline): state = .closing(session, deadline: deadline)
-        case .idle, .starting, .closed: break
+        case .idle, .starting, .closed, .modifying: break
         }
     }
 
     private mutating func receiveWhileOpen(_ frame: SDLFrame, now: NIODeadline) -> [Action] {
         guard var session = openSession else { return [] }
+        session.lastReceived = now
+        update(session)
         let header = frame.header
         guard header.sessionID == session.parameters.sessionID else {
             return fail(.protocolViolation, "a frame for session \(header.sessionID) on session \(session.parameters.sessionID)'s connection")
@@ -414,12 +413,19 @@ extension SDLSessionStateMachine {
             return fail(.protocolViolation, "a \(header.frameType) frame on service 0x\(String(header.serviceType.rawValue, radix: 16)), which was never started")
         }
         let message: SDLMessage?
+        let closingDeadline: NIODeadline?
+        if case .closing(_, let deadline) = state { closingDeadline = deadline } else { closingDeadline = nil }
+        state = .modifying  // the only reference to the buffers is now `session`'s
         do {
             message = try session.assembler.process(frame, now: now)
         } catch {
             return fail(.protocolViolation, "reassembly failed: \(error)")
         }
-        update(session)
+        if let closingDeadline {
+            state = .closing(session, deadline: closingDeadline)
+        } else {
+            state = .established(session)
+        }
         guard let message else { return [] }
         var payload = message.payload
         do {
