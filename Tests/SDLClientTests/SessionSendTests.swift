@@ -52,8 +52,10 @@ struct SessionSendTests {
         let first = try #require(frames.first)
         #expect(first.header.frameType == .first)
         var firstPayload = first.payload
-        #expect(firstPayload.readInteger(endianness: .big, as: UInt32.self) == UInt32(total))
-        #expect(firstPayload.readInteger(endianness: .big, as: UInt32.self) == 3)
+        let totalSize = firstPayload.readInteger(endianness: .big, as: UInt32.self)
+        let consecutiveCount = firstPayload.readInteger(endianness: .big, as: UInt32.self)
+        #expect(totalSize == UInt32(total))
+        #expect(consecutiveCount == 3)
         #expect(frames.dropFirst().map(\.header.frameType) == [.consecutive, .consecutive, .consecutive])
         #expect(frames.dropFirst().map(\.header.frameInfo) == [1, 2, 0])
         #expect(frames.allSatisfy { $0.header.serviceType == .bulkData && $0.header.messageID == 1 && $0.header.sessionID == 1 })
@@ -66,7 +68,8 @@ struct SessionSendTests {
             message = try assembler.process(frame, now: now)
         }
         var reassembled = try #require(message).payload
-        #expect(try reassembled.readSDLRPCMessage() == rpc)
+        let decoded = try reassembled.readSDLRPCMessage()
+        #expect(decoded == rpc)
     }
 
     @Test("A negotiated MTU of 1000 bytes cuts a 5000-byte RPC into 1000-byte frames on 0x07")
