@@ -1,0 +1,138 @@
+import HeadUnitSimulator
+import Logging
+import NIOCore
+import SDLClient
+import SDLProtocol
+import Testing
+
+/// ``SDLConnection`` against the simulated head unit over real TCP (127.0.0.1, port 0).
+@Suite("Connection to the simulator over TCP")
+struct ConnectionTests {
+    static func withSimulator(
+        _ configuration: HeadUnitConfiguration = HeadUnitConfiguration(autoActivate: true, timeScale: 0.01),
+        _ body: @Sendable (SimulatedHeadUnit, Int) async throws -> Void
+    ) async throws {
+        let simulator = SimulatedHeadUnit(configuration: configuration, logger: Logger(label: "test"))
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await simulator.run(host: "127.0.0.1", port: 0) { address in
+                    continuation.yield(address.port ?? 0)
+                    continuation.finish()
+                }
+            }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            try await body(simulator, port)
+            group.cancelAll()
+        }
+    }
+
+    /// Runs a connection until `body` ends, then closes it; returns how `run()` ended.
+    static func withConnection(
+        port: Int,
+        app: SDLAppConfiguration = SDLAppConfiguration(appName: "Client Demo", appID: "client-demo", isMediaApplication: true),
+        _ body: @Sendable (SDLConnection, SDLRPCMessage) async throws -> Void
+    ) async throws -> (any Error)? {
+        let connection = SDLConnection(configuration: .init(port: port, app: app), logger: Logger(label: "test"))
+        let (registered, continuation) = AsyncStream<SDLRPCMessage>.makeStream()
+        return try await withThrowingTaskGroup(of: (any Error)?.self) { group in
+            group.addTask {
+                do {
+                    try await connection.run { continuation.yield($0) }
+                    continuation.finish()
+                    return nil
+                } catch {
+                    continuation.finish()
+                    return error
+                }
+            }
+            var iterator = registered.makeAsyncIterator()
+            if let response = await iterator.next() {
+                try await body(connection, response)
+                await connection.close()
+            }
+            return try await group.next() ?? nil
+        }
+    }
+
+    @Test("Negotiates v5, registers, follows the HMI to FULL, sends requests, ends cleanly")
+    func session() async throws {
+        try await Self.withSimulator { simulator, port in
+            let ended = try await Self.withConnection(port: port) { connection, response in
+                #expect(response.parameters["resultCode"] == "SUCCESS")
+                #expect(connection.sessionParameters?.protocolVersion == "5.4.0")
+                #expect(connection.sessionParameters?.hashID == 65537)
+                for await event in connection.events {
+                    if case .appState(_, to: .active) = event { break }
+                }
+                #expect(connection.tracker.hmiStatus?.hmiLevel == .full)
+                let show = try await connection.request("Show", ["mainField1": "Hello from SDLClient"])
+                #expect(show.parameters["success"] == true)
+                let subscribe = try await connection.request("SubscribeVehicleData", ["speed": true])
+                #expect(subscribe.parameters["resultCode"] == "SUCCESS")
+                await #expect(throws: SDLClientError.self) { _ = try await connection.request("Show", ["mainField1": 42]) }
+                await #expect(throws: SDLClientError.self) { _ = try await connection.request("NoSuchFunction") }
+                #expect(simulator.snapshot.app(withID: "client-demo")?.screen.show["mainField1"] == "Hello from SDLClient")
+            }
+            #expect(ended == nil)
+            #expect(simulator.snapshot.app(withID: "client-demo") == nil)
+        }
+    }
+
+    @Test("The default policy's permission table refuses Show in NONE locally, naming the allowed levels")
+    func permissionPreflight() async throws {
+        try await Self.withSimulator(HeadUnitConfiguration(policy: .sdlDefault)) { simulator, port in
+            _ = try await Self.withConnection(port: port) { connection, _ in
+                for await event in connection.events {
+                    if case .permissions = event { break }
+                }
+                do {
+                    _ = try await connection.request("Show", ["mainField1": "too early"])
+                    Issue.record("Show was sent in NONE")
+                } catch let error as SDLClientError {
+                    #expect(error.code == .notPermitted)
+                    #expect(error.detail.contains("BACKGROUND"))
+                }
+                #expect(simulator.snapshot.log.entries.allSatisfy { $0.function != "Show" })
+            }
+        }
+    }
+
+    @Test("When the head unit drops the link, the pending request fails at once with linkLost")
+    func linkLoss() async throws {
+        try await Self.withSimulator { simulator, port in
+            try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", dropConnection: true)), []) }
+            let ended = try await Self.withConnection(port: port) { connection, _ in
+                let started = ContinuousClock.now
+                do {
+                    _ = try await connection.request("Show", ["mainField1": "bye"], checkPermissions: false)
+                    Issue.record("Show was answered")
+                } catch let error as SDLClientError {
+                    #expect(error.code == .linkLost)
+                }
+                #expect(ContinuousClock.now - started < .seconds(5))
+            }
+            #expect((ended as? SDLClientError)?.code == .linkLost)
+        }
+    }
+
+    @Test("A registration the head unit refuses ends the session with registrationFailed")
+    func registrationRefused() async throws {
+        try await Self.withSimulator { _, port in
+            _ = try await Self.withConnection(port: port) { _, _ in
+                let second = SDLConnection(
+                    configuration: .init(port: port, app: SDLAppConfiguration(appName: "Other", appID: "client-demo")),
+                    logger: Logger(label: "test")
+                )
+                do {
+                    try await second.run()
+                    Issue.record("the duplicate appID registered")
+                } catch let error as SDLClientError {
+                    #expect(error.code == .registrationFailed)
+                    #expect(error.detail.contains("DISALLOWED"))
+                }
+            }
+        }
+    }
+}
