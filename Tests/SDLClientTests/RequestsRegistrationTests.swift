@@ -123,9 +123,11 @@ struct RequestsRegistrationTests {
         }
         // Every registering code is a resultCode the spec allows on the RegisterAppInterface response.
         let response = try #require(catalog.function(named: "RegisterAppInterface", messageType: .response))
-        let allowed = response.parameters.first { $0.name == "resultCode" }?.allowedElements
-        if let allowed {
-            #expect(SDLRegistrationParameters.registeredResultCodes.isSubset(of: Set(allowed)))
-        }
+        let allowed = try #require(response.parameters.first { $0.name == "resultCode" }?.allowedElements)
+        #expect(SDLRegistrationParameters.registeredResultCodes.isSubset(of: Set(allowed)))
+        // The spec's other codes for this response (INVALID_DATA, OUT_OF_MEMORY, …) are all fatal.
+        let others = allowed.filter { !SDLRegistrationParameters.registeredResultCodes.contains($0) }
+        #expect(others.count == allowed.count - 4)
+        #expect(others.allSatisfy { SDLRegistrationParameters.classify(resultCode: $0) == .fatal })
     }
 }
