@@ -1,0 +1,195 @@
+import Logging
+import NIOCore
+import SDLProtocol
+import Synchronization
+
+/// A long-lived SDL app session: it owns one ``SDLConnection`` at a time and replaces it when the
+/// link drops or the head unit restarts (STYLE.md examples 6–7, grpc-swift's subchannel).
+///
+/// Every step is published as a ``Event/connection(_:detail:)`` event: `connecting`, then
+/// `registered`, then `reconnecting` after a loss, with a backoff of 100 ms × 1.25ⁿ up to 5 s with
+/// jitter (``SDLBackoff``), and `closed` at the end. Reconnecting re-registers with the latest
+/// OnHashChange `hashID` (resumption, SDL-PROTOCOL.md §k); when the head unit answers
+/// RESUME_FAILED or nothing was resumable, the session re-subscribes the buttons and vehicle data
+/// it had itself. Requests made while not registered fail at once with
+/// ``SDLClientError/Code/notConnected``: callers never hang.
+public final class SDLAppSession: Sendable {
+    public enum ConnectionState: String, Sendable, Hashable {
+        case connecting, registered, reconnecting, closed
+    }
+
+    public enum Event: Sendable {
+        case connection(ConnectionState, detail: String?)
+        case app(SDLAppEvent)
+    }
+
+    private struct State: Sendable {
+        var connection: SDLConnection?
+        var connectionState = ConnectionState.connecting
+        var closing = false
+        var latestHashID: String?
+        var buttons: Set<String> = []
+        var vehicleData: Set<String> = []
+        var backoff: SDLBackoff
+        var attempts = 0
+    }
+
+    public let configuration: SDLConnection.Configuration
+    private let state: Mutex<State>
+    private let logger: Logger
+    private let eventStream: AsyncStream<Event>
+    private let eventContinuation: AsyncStream<Event>.Continuation
+
+    public init(configuration: SDLConnection.Configuration, backoff: SDLBackoff = SDLBackoff(), logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.state = Mutex(State(backoff: backoff))
+        (eventStream, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(SDLConnection.eventBufferLimit))
+    }
+
+    /// Connection steps and what the head unit says about the app.
+    public var events: AsyncStream<Event> { eventStream }
+
+    public var connectionState: ConnectionState { state.withLock { $0.connectionState } }
+
+    /// The current connection, while there is one.
+    public var connection: SDLConnection? { state.withLock { $0.connection } }
+
+    /// How many connections were attempted.
+    public var attempts: Int { state.withLock { $0.attempts } }
+
+    /// Keeps the app registered until ``close()``.
+    public func run() async {
+        publish(.connecting, detail: "\(configuration.host):\(configuration.port)")
+        while !state.withLock({ $0.closing }) {
+            var configuration = self.configuration
+            let connection = state.withLock { state -> SDLConnection in
+                configuration.app.hashID = state.latestHashID ?? configuration.app.hashID
+                let connection = SDLConnection(configuration: configuration, logger: logger)
+                state.connection = connection
+                state.attempts += 1
+                return connection
+            }
+            let outcome = await runOnce(connection)
+            let (closing, delay) = state.withLock { state -> (Bool, TimeAmount) in
+                state.latestHashID = connection.latestHashID ?? state.latestHashID
+                state.connection = nil
+                return (state.closing, state.backoff.next())
+            }
+            if closing { break }
+            publish(.reconnecting, detail: "\(outcome.map { "\($0)" } ?? "the link closed"); retrying in \(delay.nanoseconds / 1_000_000) ms")
+            do {
+                try await Task.sleep(for: .nanoseconds(delay.nanoseconds))
+            } catch {
+                break
+            }
+        }
+        publish(.closed, detail: nil)
+        eventContinuation.finish()
+    }
+
+    /// Runs one connection until it ends; returns why.
+    private func runOnce(_ connection: SDLConnection) async -> (any Error)? {
+        let (registered, registeredContinuation) = AsyncStream<SDLRPCMessage>.makeStream()
+        return await withTaskGroup(of: (any Error)?.self) { group in
+            group.addTask {
+                for await event in connection.events { self.eventContinuation.yield(.app(event)) }
+                return nil
+            }
+            group.addTask {
+                defer { registeredContinuation.finish() }
+                do {
+                    try await connection.run { registeredContinuation.yield($0) }
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            group.addTask {
+                for await response in registered {
+                    await self.registered(connection, response: response)
+                }
+                return nil
+            }
+            var outcome: (any Error)?
+            for await result in group where outcome == nil { outcome = result }
+            return outcome
+        }
+    }
+
+    /// After RegisterAppInterface: restore subscriptions unless Core resumed them.
+    private func registered(_ connection: SDLConnection, response: SDLRPCMessage) async {
+        let resumed = response.parameters["resultCode"]?.stringValue == "SUCCESS"
+            && connection.configuration.app.hashID != nil
+        let (buttons, vehicleData) = state.withLock { state in
+            state.backoff.reset()
+            return (state.buttons, state.vehicleData)
+        }
+        if !resumed {
+            for button in buttons.sorted() {
+                _ = try? await connection.request("SubscribeButton", ["buttonName": .string(button)], checkPermissions: false)
+            }
+            if !vehicleData.isEmpty {
+                let names = SDLJSON.object(Dictionary(uniqueKeysWithValues: vehicleData.map { ($0, SDLJSON.bool(true)) }))
+                _ = try? await connection.request("SubscribeVehicleData", names, checkPermissions: false)
+            }
+        }
+        let code = response.parameters["resultCode"]?.stringValue ?? "?"
+        publish(.registered, detail: resumed ? "resumed (\(code))" : code)
+    }
+
+    /// Sends a request on the current connection; remembers successful subscriptions so that a
+    /// reconnect can restore them.
+    public func request(
+        _ function: String,
+        _ parameters: SDLJSON = [:],
+        bulkData: ByteBuffer? = nil,
+        timeout: TimeAmount? = nil,
+        validate: Bool? = nil,
+        checkPermissions: Bool? = nil
+    ) async throws -> SDLRPCMessage {
+        guard let connection = state.withLock({ $0.connectionState == .registered ? $0.connection : nil }) else {
+            throw SDLClientError(.notConnected, "the app is \(connectionState.rawValue), not registered")
+        }
+        let response = try await connection.request(
+            function, parameters, bulkData: bulkData, timeout: timeout, validate: validate, checkPermissions: checkPermissions
+        )
+        remember(function, parameters, response: response)
+        return response
+    }
+
+    private func remember(_ function: String, _ parameters: SDLJSON, response: SDLRPCMessage) {
+        let code = response.parameters["resultCode"]?.stringValue
+        guard code == "SUCCESS" || code == "IGNORED" || code == "WARNINGS" else { return }
+        let vehicleNames = (parameters.objectValue ?? [:]).filter { $0.value == .bool(true) }.map(\.key)
+        state.withLock { state in
+            switch function {
+            case "SubscribeButton":
+                if let name = parameters["buttonName"]?.stringValue { state.buttons.insert(name) }
+            case "UnsubscribeButton":
+                if let name = parameters["buttonName"]?.stringValue { state.buttons.remove(name) }
+            case "SubscribeVehicleData":
+                state.vehicleData.formUnion(vehicleNames)
+            case "UnsubscribeVehicleData":
+                state.vehicleData.subtract(vehicleNames)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Unregisters, ends the session and stops reconnecting; ``run()`` returns.
+    public func close() async {
+        let connection = state.withLock { state in
+            state.closing = true
+            return state.connection
+        }
+        await connection?.close()
+    }
+
+    private func publish(_ connectionState: ConnectionState, detail: String?) {
+        state.withLock { $0.connectionState = connectionState }
+        logger.info("app session \(connectionState.rawValue)", metadata: ["sdl.app": "\(configuration.app.appID)", "detail": "\(detail ?? "")"])
+        eventContinuation.yield(.connection(connectionState, detail: detail))
+    }
+}

@@ -1,0 +1,111 @@
+import HeadUnitSimulator
+import Logging
+import NIOCore
+import NIOPosix
+import SDLClient
+import SDLProtocol
+import Testing
+
+/// ``SDLAppSession`` reconnecting to the simulator over TCP: a dropped link (resumption) and a
+/// head unit restart (RESUME_FAILED, subscriptions restored by the client).
+@Suite("App session reconnection against the simulator")
+struct AppSessionTests {
+    static let app = SDLAppConfiguration(appName: "Resilient", appID: "resilient-app", isMediaApplication: true)
+
+    /// Waits for the next connection event in `state` (bounded by the events themselves: the
+    /// stream ends when the session closes).
+    static func waitFor(
+        _ wanted: SDLAppSession.ConnectionState,
+        in events: inout AsyncStream<SDLAppSession.Event>.Iterator
+    ) async -> String? {
+        while let event = await events.next() {
+            if case .connection(let state, let detail) = event, state == wanted { return detail ?? "" }
+        }
+        return nil
+    }
+
+    static func simulator() -> SimulatedHeadUnit {
+        SimulatedHeadUnit(configuration: HeadUnitConfiguration(autoActivate: true, timeScale: 0.01), logger: Logger(label: "test"))
+    }
+
+    @Test("A dropped link: pending request fails fast, the session re-registers with its hashID and is resumed")
+    func droppedLink() async throws {
+        let simulator = Self.simulator()
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await simulator.run(host: "127.0.0.1", port: 0) { portContinuation.yield($0.port ?? 0); portContinuation.finish() }
+            }
+            var portIterator = ports.makeAsyncIterator()
+            let port = try #require(await portIterator.next())
+            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger(label: "test"))
+            group.addTask { await session.run() }
+            var events = session.events.makeAsyncIterator()
+            #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
+            let subscribed = try await session.request("SubscribeVehicleData", ["speed": true], checkPermissions: false)
+            #expect(subscribed.parameters["resultCode"] == "SUCCESS")
+            // OnHashChange follows the subscription; the next request is answered after it.
+            _ = try await session.request("ListFiles", checkPermissions: false)
+            #expect(session.connection?.latestHashID != nil)
+
+            try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", dropConnection: true)), []) }
+            let dropped = ContinuousClock.now
+            await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "x"], checkPermissions: false) }
+            #expect(ContinuousClock.now - dropped < .seconds(2))
+            simulator.perform { unit, _ in (unit.clearFaults(), []) }
+            #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
+            let detail = await Self.waitFor(.registered, in: &events)
+            #expect(detail == "resumed (SUCCESS)")
+            print("reconnected after a dropped link in \(ContinuousClock.now - dropped)")
+            let again = try await session.request("SubscribeVehicleData", ["speed": true], checkPermissions: false)
+            #expect(again.parameters["resultCode"] == "IGNORED")
+            await session.close()
+            #expect(await Self.waitFor(.closed, in: &events) != nil)
+            group.cancelAll()
+        }
+    }
+
+    /// A loopback port that was free a moment ago (bound, then closed).
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+
+    @Test("A head unit restart: requests fail fast while down, RESUME_FAILED, subscriptions restored by the client")
+    func headUnitRestart() async throws {
+        let port = try await Self.freePort()
+        let session = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger(label: "test"))
+        var events = session.events.makeAsyncIterator()
+        try await withThrowingTaskGroup(of: Void.self) { outer in
+            outer.addTask { await session.run() }
+            let first = Self.simulator()
+            try await withThrowingTaskGroup(of: Void.self) { phase in
+                phase.addTask { try await first.run(host: "127.0.0.1", port: port) }
+                #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
+                _ = try await session.request("SubscribeVehicleData", ["speed": true, "rpm": true], checkPermissions: false)
+                _ = try await session.request("SubscribeButton", ["buttonName": "OK"], checkPermissions: false)
+                phase.cancelAll()  // the head unit goes away
+            }
+            #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
+            await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "down"]) }
+
+            let second = Self.simulator()
+            try await withThrowingTaskGroup(of: Void.self) { phase in
+                let restarted = ContinuousClock.now
+                phase.addTask { try await second.run(host: "127.0.0.1", port: port) }
+                let detail = await Self.waitFor(.registered, in: &events)
+                #expect(detail == "RESUME_FAILED")
+                print("re-registered \(ContinuousClock.now - restarted) after the head unit came back")
+                let app = try #require(second.snapshot.app(withID: "resilient-app"))
+                #expect(app.vehicleDataSubscriptions == ["rpm", "speed"])
+                #expect(app.buttonSubscriptions == ["OK"])
+                await session.close()
+                phase.cancelAll()
+            }
+            try await outer.next()
+        }
+        #expect(session.connectionState == .closed)
+    }
+}
