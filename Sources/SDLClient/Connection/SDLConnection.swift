@@ -112,6 +112,9 @@ public final class SDLConnection: Sendable {
     /// then serves until the link goes or ``close()`` ends the session. Throws why it ended
     /// (nothing after a clean close).
     public func run(onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void = { _ in }) async throws {
+        guard !state.withLock({ $0.machine.isClosed }) else {
+            throw SDLClientError(.closed, "the connection was closed before it started")
+        }
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
