@@ -106,4 +106,20 @@ struct FilesUploaderTests {
         #expect(fake.sent.count == 2)
         #expect(progress == [10])
     }
+
+    @Test("A data source that ends with CancellationError ends the upload with cancelled after the chunks already sent")
+    func cancelledSource() async throws {
+        let fake = FakeHeadUnit()
+        let plan = try SDLFileUploadPlan(syncFileName: "f.bin", fileType: "BINARY", size: 25, chunkSize: 10)
+        let source = AsyncThrowingStream<ByteBuffer, any Error> { continuation in
+            continuation.yield(ByteBuffer(bytes: Self.bytes[0..<12]))
+            continuation.finish(throwing: CancellationError())
+        }
+        let error = await #expect(throws: SDLClientError.self) {
+            _ = try await fake.uploader.upload(plan, bytes: source)
+        }
+        #expect(error?.code == .cancelled)
+        #expect(error?.detail.contains("after 10 of 25 bytes") == true)
+        #expect(fake.sent.count == 1)
+    }
 }

@@ -36,7 +36,9 @@ public struct SDLFileUploader: Sendable {
     }
 
     /// Uploads `bytes` (exactly `plan.size` bytes, in pieces of any size) and returns the last
-    /// chunk's PutFile response. `progress` is called after each acknowledged chunk.
+    /// chunk's PutFile response. `progress` is called after each acknowledged chunk. Errors of
+    /// `bytes` are passed on, except that a `CancellationError` becomes
+    /// ``SDLClientError/Code/cancelled``.
     public func upload<Bytes: AsyncSequence>(
         _ plan: SDLFileUploadPlan,
         bytes: Bytes,
@@ -59,7 +61,13 @@ public struct SDLFileUploader: Sendable {
             while data == nil {
                 data = rechunker.next(chunk.byteCount)
                 if data != nil { break }
-                guard let more = try await iterator.next(isolation: isolation) else {
+                let next: ByteBuffer?
+                do {
+                    next = try await iterator.next(isolation: isolation)
+                } catch is CancellationError {
+                    throw SDLClientError(.cancelled, "the upload of \(plan.syncFileName) was cancelled while reading its data, after \(status.bytesSent) of \(plan.size) bytes were sent")
+                }
+                guard let more = next else {
                     throw SDLClientError(
                         .invalidParameters,
                         "the data of \(plan.syncFileName) ended after \(rechunker.bytesReceived) bytes; the declared size is \(plan.size)"
