@@ -38,6 +38,10 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
         public static let cancelled = Code(rawValue: "cancelled")
         /// The head unit sent something this client cannot understand.
         public static let protocolViolation = Code(rawValue: "protocolViolation")
+        /// Another app of the registry already has this registry id, or the same app id, app name
+        /// or VR synonym on the same head unit (Core would answer DISALLOWED or DUPLICATE_NAME,
+        /// SDL-PROTOCOL.md §e "Registration and limits"); nothing was sent.
+        public static let duplicateApp = Code(rawValue: "duplicateApp")
     }
 
     public var code: Code
