@@ -36,6 +36,10 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
         public static let closed = Code(rawValue: "closed")
         /// The request was cancelled by its caller.
         public static let cancelled = Code(rawValue: "cancelled")
+        /// The head unit answered a file request (a chunk's PutFile, ListFiles, DeleteFile,
+        /// SetAppIcon) with a failure result code; the detail names the result code and, for an
+        /// upload, the offset of the refused chunk (SDL-PROTOCOL.md §c "PutFile with bulk data").
+        public static let fileRequestFailed = Code(rawValue: "fileRequestFailed")
         /// The head unit sent something this client cannot understand.
         public static let protocolViolation = Code(rawValue: "protocolViolation")
         /// Another app of the registry already has this registry id, or the same app id, app name

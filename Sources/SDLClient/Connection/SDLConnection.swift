@@ -129,9 +129,15 @@ public final class SDLConnection: Sendable {
             throw SDLClientError(.connectFailed, "\(configuration.host):\(configuration.port): \(error)")
         }
         let (outboundBytes, outboundContinuation) = AsyncStream<ByteBuffer>.makeStream()
-        let actions = state.withLock { state in
+        let actions = state.withLock { state -> [SDLSessionStateMachine.Action]? in
+            // close() may have come while connecting: then end here instead of starting.
+            guard !state.machine.isClosed else { return nil }
             state.outbound = outboundContinuation
             return state.machine.start(now: .now())
+        }
+        guard let actions else {
+            try? await channel.channel.close()
+            throw SDLClientError(.closed, "the connection was closed while it was being opened")
         }
         execute(actions)
         defer { linkDown(SDLClientError(.linkLost, "the connection to the head unit closed")) }
