@@ -13,19 +13,7 @@ struct ConnectionTests {
         _ body: @Sendable (SimulatedHeadUnit, Int) async throws -> Void
     ) async throws {
         let simulator = SimulatedHeadUnit(configuration: configuration, logger: Logger(label: "test"))
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await simulator.run(host: "127.0.0.1", port: 0) { address in
-                    continuation.yield(address.port ?? 0)
-                    continuation.finish()
-                }
-            }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            try await body(simulator, port)
-            group.cancelAll()
-        }
+        try await simulator.withListening { port in try await body(simulator, port) }
     }
 
     /// Runs a connection until `body` ends, then closes it; returns how `run()` ended.

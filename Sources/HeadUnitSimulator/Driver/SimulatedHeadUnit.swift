@@ -64,6 +64,25 @@ public final class SimulatedHeadUnit: Sendable {
         }
     }
 
+    /// Runs the head unit on `host:port` (port 0 picks a free one) while `body` runs with the bound
+    /// port, then stops it: how tests and embedders use a simulator for a while.
+    public func withListening<T: Sendable>(host: String = "127.0.0.1", port: Int = 0, _ body: (Int) async throws -> T) async throws -> T {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { continuation.finish() }
+                try await self.run(host: host, port: port) { continuation.yield($0.port ?? port) }
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let bound = await iterator.next() else {
+                try await group.next()
+                throw CancellationError()
+            }
+            defer { group.cancelAll() }
+            return try await body(bound)
+        }
+    }
+
     /// Fires the head unit's timers (interactions, activation, audio pass-thru, vehicle data).
     private func runTimers() async throws {
         while true {
