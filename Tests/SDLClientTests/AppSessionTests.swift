@@ -73,21 +73,60 @@ struct AppSessionTests {
         return port
     }
 
-    @Test("A head unit restart: requests fail fast while down, RESUME_FAILED, subscriptions restored by the client")
+    /// A tiny PNG (the 8-byte signature and an IHDR chunk): the app icon of the restart test.
+    static let icon = SDLAppConfiguration.AppIcon(
+        name: "resilient.png",
+        data: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]
+    )
+
+    /// Waits until the session has sent a request of `function` (its `rpc` event).
+    static func waitForSent(_ function: String, in events: inout AsyncStream<SDLAppSession.Event>.Iterator) async -> Bool {
+        while let event = await events.next() {
+            if case .app(.rpc(let entry)) = event, entry.direction == .sent, entry.function == function { return true }
+        }
+        return false
+    }
+
+    @Test("A head unit restart mid-request: the pending request fails at once, requests fail fast while down, RESUME_FAILED, subscriptions and icon restored")
     func headUnitRestart() async throws {
         let port = try await Self.freePort()
-        let session = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger(label: "test"))
+        var app = Self.app
+        app.appIcon = Self.icon
+        let session = SDLAppSession(configuration: .init(port: port, app: app), logger: Logger(label: "test"))
         var events = session.events.makeAsyncIterator()
+        let (failures, failure) = AsyncStream<SDLClientError?>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { outer in
             outer.addTask { await session.run() }
             let first = Self.simulator()
+            var stopped = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { phase in
                 phase.addTask { try await first.run(host: "127.0.0.1", port: port) }
                 #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
+                let registered = try #require(first.snapshot.app(withID: "resilient-app"))
+                #expect(registered.iconFile == "resilient.png")
+                #expect(registered.files["resilient.png"]?.isPersistent == true)
                 _ = try await session.request("SubscribeVehicleData", ["speed": true, "rpm": true], checkPermissions: false)
                 _ = try await session.request("SubscribeButton", ["buttonName": "OK"], checkPermissions: false)
+                // A request the head unit never answers is pending when it goes away.
+                try first.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
+                outer.addTask {
+                    do {
+                        _ = try await session.request("Alert", ["alertText1": "pending"], checkPermissions: false)
+                        failure.yield(nil)
+                    } catch {
+                        failure.yield(error as? SDLClientError)
+                    }
+                }
+                #expect(await Self.waitForSent("Alert", in: &events))
+                stopped = ContinuousClock.now
                 phase.cancelAll()  // the head unit goes away
             }
+            var failed = failures.makeAsyncIterator()
+            let pending = try #require(await failed.next())
+            #expect(pending?.code == .linkLost)
+            let failedAfter = ContinuousClock.now - stopped
+            #expect(failedAfter < .seconds(1))
+            print("the pending request failed \(failedAfter) after the head unit went away")
             #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
             await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "down"]) }
 
@@ -101,9 +140,11 @@ struct AppSessionTests {
                 let app = try #require(second.snapshot.app(withID: "resilient-app"))
                 #expect(app.vehicleDataSubscriptions == ["rpm", "speed"])
                 #expect(app.buttonSubscriptions == ["OK"])
+                #expect(app.iconFile == "resilient.png")
                 await session.close()
                 phase.cancelAll()
             }
+            try await outer.next()
             try await outer.next()
         }
         #expect(session.connectionState == .closed)

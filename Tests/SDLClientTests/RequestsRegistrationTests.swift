@@ -130,4 +130,22 @@ struct RequestsRegistrationTests {
         #expect(others.count == allowed.count - 4)
         #expect(others.allSatisfy { SDLRegistrationParameters.classify(resultCode: $0) == .fatal })
     }
+
+    @Test("An app icon is checked before registering: image type, a file name, 1 byte to 1 MiB; it is not a RegisterAppInterface parameter")
+    func appIcon() throws {
+        var configuration = SDLAppConfiguration(appName: "Icon App", appID: "icon-1")
+        configuration.appIcon = .init(name: "icon.png", data: [1, 2, 3])
+        let parameters = try SDLRegistrationParameters.make(from: configuration)
+        #expect(parameters["appIcon"] == nil)
+        configuration.appIcon = .init(name: "icon.json", fileType: "JSON", data: [1])
+        expectInvalid(configuration, naming: "appIcon.fileType")
+        configuration.appIcon = .init(name: "icon.png", data: [])
+        expectInvalid(configuration, naming: "appIcon.data")
+        configuration.appIcon = .init(name: "icon.png", data: [UInt8](repeating: 0, count: SDLAppConfiguration.AppIcon.maximumSize + 1))
+        expectInvalid(configuration, naming: "appIcon.data")
+        configuration.appIcon = .init(name: " ", data: [1])
+        expectInvalid(configuration, naming: "appIcon.name")
+        configuration.appIcon = .init(name: "dir/icon.png", data: [1])
+        expectInvalid(configuration, naming: "appIcon.name")
+    }
 }

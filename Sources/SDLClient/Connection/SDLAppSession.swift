@@ -30,6 +30,8 @@ public final class SDLAppSession: Sendable {
         var latestHashID: String?
         var buttons: Set<String> = []
         var vehicleData: Set<String> = []
+        /// The file a successful SetAppIcon made the app icon.
+        var iconName: String?
         var backoff: SDLBackoff
         var attempts = 0
     }
@@ -117,13 +119,17 @@ public final class SDLAppSession: Sendable {
         }
     }
 
-    /// After RegisterAppInterface: restore subscriptions unless Core resumed them.
+    /// After RegisterAppInterface: restore subscriptions unless Core resumed them, and the app
+    /// icon unless Core says it resumed it (`iconResumed`).
     private func registered(_ connection: SDLConnection, response: SDLRPCMessage) async {
         let resumed = response.parameters["resultCode"]?.stringValue == "SUCCESS"
             && connection.configuration.app.hashID != nil
-        let (buttons, vehicleData) = state.withLock { state in
+        let (buttons, vehicleData, iconName) = state.withLock { state in
             state.backoff.reset()
-            return (state.buttons, state.vehicleData)
+            return (state.buttons, state.vehicleData, state.iconName)
+        }
+        if response.parameters["iconResumed"]?.boolValue != true {
+            await restoreIcon(on: connection, setIcon: iconName)
         }
         if !resumed {
             for button in buttons.sorted() {
@@ -136,6 +142,31 @@ public final class SDLAppSession: Sendable {
         }
         let code = response.parameters["resultCode"]?.stringValue ?? "?"
         publish(.registered, detail: resumed ? "resumed (\(code))" : code)
+    }
+
+    /// Uploads the configured icon (persistent) and makes it the app icon, or makes the file of
+    /// an earlier successful SetAppIcon the icon again. Failures are logged, not fatal: the app
+    /// works without its icon.
+    private func restoreIcon(on connection: SDLConnection, setIcon remembered: String?) async {
+        let icon = connection.configuration.app.appIcon
+        guard let name = icon?.name ?? remembered else { return }
+        do {
+            if let icon {
+                let plan = try SDLFileUploadPlan(syncFileName: icon.name, fileType: icon.fileType, persistentFile: true, size: icon.data.count)
+                let uploader = SDLFileUploader { function, parameters, bulkData in
+                    try await connection.request(function, parameters, bulkData: bulkData, checkPermissions: false)
+                }
+                let bytes = ByteBuffer(bytes: icon.data)
+                _ = try await uploader.upload(plan, bytes: AsyncStream { $0.yield(bytes); $0.finish() })
+            }
+            let response = try await connection.request("SetAppIcon", ["syncFileName": .string(name)], checkPermissions: false)
+            guard SDLFileUploader.succeeded(response) else {
+                throw SDLClientError(.fileRequestFailed, "SetAppIcon \(name): \(SDLFileUploader.outcome(of: response))")
+            }
+            state.withLock { $0.iconName = name }
+        } catch {
+            logger.warning("could not set the app icon", metadata: ["sdl.app": "\(configuration.app.appID)", "sdl.file": "\(name)", "error": "\(error)"])
+        }
     }
 
     /// Sends a request on the current connection; remembers successful subscriptions so that a
@@ -172,6 +203,8 @@ public final class SDLAppSession: Sendable {
                 state.vehicleData.formUnion(vehicleNames)
             case "UnsubscribeVehicleData":
                 state.vehicleData.subtract(vehicleNames)
+            case "SetAppIcon":
+                state.iconName = parameters["syncFileName"]?.stringValue
             default:
                 break
             }

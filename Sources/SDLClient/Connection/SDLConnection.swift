@@ -211,7 +211,7 @@ public final class SDLConnection: Sendable {
     private func send(_ spec: SDLFunction, _ parameters: SDLJSON, bulkData: ByteBuffer?, timeout: TimeAmount?, checkPermissions: Bool) async throws -> SDLRPCMessage {
         try await withCheckedThrowingContinuation { (waiter: Waiter) in
             let now = NIODeadline.now()
-            let result = state.withLock { state -> Result<[SDLFrame], SDLClientError> in
+            let result = state.withLock { state -> Result<([SDLFrame], SDLAppEvent), SDLClientError> in
                 do throws(SDLClientError) {
                     guard spec.name == "RegisterAppInterface" || state.registered else {
                         throw SDLClientError(.notConnected, "the app is not registered")
@@ -225,7 +225,8 @@ public final class SDLConnection: Sendable {
                     let correlationID = try state.pending.add(function: spec.name, functionID: spec.functionID, deadline: deadline, waiter: waiter)
                     let rpc = SDLRPCMessage(rpcType: .request, functionID: spec.functionID, correlationID: correlationID, parameters: parameters, bulkData: bulkData)
                     do throws(SDLClientError) {
-                        return .success(try state.machine.send(rpc, now: now))
+                        let frames = try state.machine.send(rpc, now: now)
+                        return .success((frames, state.tracker.record(.sent, rpc, now: now)))
                     } catch {
                         _ = state.pending.remove(correlationID: correlationID)
                         throw error
@@ -235,8 +236,9 @@ public final class SDLConnection: Sendable {
                 }
             }
             switch result {
-            case .success(let frames):
+            case .success(let (frames, sent)):
                 write(frames)
+                eventContinuation.yield(sent)
             case .failure(let error):
                 waiter.resume(throwing: error)
             }
@@ -355,8 +357,9 @@ public final class SDLConnection: Sendable {
         switch rpc.rpcType {
         case .response:
             let (completed, events) = state.withLock { state -> (SDLPendingRequests<Waiter>.Completed?, [SDLAppEvent]) in
-                guard let completed = state.pending.complete(with: rpc) else { return (nil, []) }
-                return (completed, state.tracker.apply(response: rpc, now: now))
+                let received = state.tracker.record(.received, rpc, now: now)
+                guard let completed = state.pending.complete(with: rpc) else { return (nil, [received]) }
+                return (completed, [received] + state.tracker.apply(response: rpc, now: now))
             }
             events.forEach { eventContinuation.yield($0) }
             completed?.waiter.resume(returning: rpc)
@@ -364,7 +367,7 @@ public final class SDLConnection: Sendable {
             let name = configuration.catalog.functionName(forID: rpc.functionID)
             let events = state.withLock { state in
                 if name == "OnHashChange", let hash = rpc.parameters["hashID"]?.stringValue { state.latestHashID = hash }
-                return state.tracker.apply(rpc, now: now)
+                return [state.tracker.record(.received, rpc, now: now)] + state.tracker.apply(rpc, now: now)
             }
             events.forEach { eventContinuation.yield($0) }
             if name == "OnAppInterfaceUnregistered" {

@@ -65,6 +65,29 @@ public struct SDLAppConfiguration: Sendable, Hashable, Codable {
         public static let gateway = DeviceInfo()
     }
 
+    /// The app's icon: uploaded as a persistent file and made the app icon (PutFile, then
+    /// SetAppIcon) after RegisterAppInterface whenever the head unit did not resume it
+    /// (`iconResumed` is not true), as the SDL app libraries' lifecycle managers do.
+    public struct AppIcon: Sendable, Hashable, Codable {
+        /// `syncFileName` of the icon file (at most 255 characters).
+        public var name: String
+        /// `fileType`: GRAPHIC_PNG, GRAPHIC_JPEG or GRAPHIC_BMP.
+        public var fileType: String
+        /// The image bytes.
+        public var data: [UInt8]
+
+        public init(name: String, fileType: String = "GRAPHIC_PNG", data: [UInt8]) {
+            self.name = name
+            self.fileType = fileType
+            self.data = data
+        }
+
+        /// The image file types SetAppIcon can show.
+        public static let imageFileTypes: Set<String> = ["GRAPHIC_PNG", "GRAPHIC_JPEG", "GRAPHIC_BMP"]
+        /// The largest icon accepted (icons are small; this keeps the configuration small too).
+        public static let maximumSize = 1 << 20
+    }
+
     /// `appName`: at most 100 characters, not blank, no tab or newline.
     public var appName: String
     /// `appID`: at most 100 characters.
@@ -96,6 +119,8 @@ public struct SDLAppConfiguration: Sendable, Hashable, Codable {
     /// `hashID`: the latest OnHashChange `hashID`, to ask for resumption (SDL-PROTOCOL.md §k);
     /// at most 100 characters.
     public var hashID: String?
+    /// The app icon to upload after registering, if any.
+    public var appIcon: AppIcon?
 
     public init(
         appName: String,
@@ -112,7 +137,8 @@ public struct SDLAppConfiguration: Sendable, Hashable, Codable {
         nightColorScheme: SDLJSON? = nil,
         deviceInfo: DeviceInfo? = .gateway,
         syncMsgVersion: MessageVersion = .rpcSpec,
-        hashID: String? = nil
+        hashID: String? = nil,
+        appIcon: AppIcon? = nil
     ) {
         self.appName = appName
         self.appID = appID
@@ -129,5 +155,6 @@ public struct SDLAppConfiguration: Sendable, Hashable, Codable {
         self.deviceInfo = deviceInfo
         self.syncMsgVersion = syncMsgVersion
         self.hashID = hashID
+        self.appIcon = appIcon
     }
 }

@@ -116,6 +116,23 @@ public enum SDLRegistrationParameters {
             try requireNotBlank(hashID, field: "hashID")
             try requireSingleLine(hashID, field: "hashID")
         }
+        if let icon = configuration.appIcon { try checkIcon(icon) }
+    }
+
+    /// The app icon is sent later (PutFile `syncFileName` at most 255 characters, SetAppIcon an
+    /// image); a bad one is refused before registering rather than failing after.
+    private static func checkIcon(_ icon: SDLAppConfiguration.AppIcon) throws(SDLClientError) {
+        try requireNotBlank(icon.name, field: "appIcon.name")
+        try requireSingleLine(icon.name, field: "appIcon.name")
+        guard icon.name.unicodeScalars.count <= 255, !icon.name.contains("/") else {
+            throw SDLClientError(.invalidParameters, "appIcon.name: at most 255 characters and no \"/\"")
+        }
+        guard SDLAppConfiguration.AppIcon.imageFileTypes.contains(icon.fileType) else {
+            throw SDLClientError(.invalidParameters, "appIcon.fileType: expected one of \(SDLAppConfiguration.AppIcon.imageFileTypes.sorted()), got \(icon.fileType)")
+        }
+        guard !icon.data.isEmpty, icon.data.count <= SDLAppConfiguration.AppIcon.maximumSize else {
+            throw SDLClientError(.invalidParameters, "appIcon.data: expected 1...\(SDLAppConfiguration.AppIcon.maximumSize) bytes, got \(icon.data.count)")
+        }
     }
 
     private static func requireNotBlank(_ text: String, field: String) throws(SDLClientError) {

@@ -21,9 +21,12 @@ public enum SDLAppEvent: Sendable, Hashable {
     case systemCapability(type: String, capability: SDLJSON)
     /// Any other notification, raw.
     case notification(name: String, parameters: SDLJSON)
+    /// An RPC crossed the link (the traffic log's entry: a request sent, a response or
+    /// notification received, with the response's latency).
+    case rpc(SDLTrafficEntry)
 
     /// The event-stream type: `hmiStatus`, `appState`, `driverDistraction`, `lockScreen`,
-    /// `permissions`, `language`, `systemCapability` or `notification`.
+    /// `permissions`, `language`, `systemCapability`, `notification` or `rpc`.
     public var type: String {
         switch self {
         case .hmiStatus: "hmiStatus"
@@ -34,6 +37,7 @@ public enum SDLAppEvent: Sendable, Hashable {
         case .language: "language"
         case .systemCapability: "systemCapability"
         case .notification: "notification"
+        case .rpc: "rpc"
         }
     }
 
@@ -62,6 +66,8 @@ public enum SDLAppEvent: Sendable, Hashable {
             return ["systemCapabilityType": .string(type), "systemCapability": capability]
         case .notification(let name, let parameters):
             return ["name": .string(name), "parameters": parameters]
+        case .rpc(let entry):
+            return entry.json
         }
     }
 }

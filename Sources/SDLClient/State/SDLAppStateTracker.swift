@@ -165,6 +165,16 @@ public struct SDLAppStateTracker: Sendable {
         return finish(events, before: before, now: now)
     }
 
+    /// Records an RPC that crossed the link in the traffic log, named by its function id; the
+    /// returned event carries the entry.
+    public mutating func record(_ direction: SDLTrafficEntry.Direction, _ rpc: SDLRPCMessage, now: NIODeadline) -> SDLAppEvent {
+        let name = catalog.functionName(forID: rpc.functionID) ?? String(rpc.functionID)
+        let entry = trafficLog.record(
+            direction, rpcType: rpc.rpcType, function: name, correlationID: rpc.correlationID, parameters: rpc.parameters, now: now
+        )
+        return .rpc(entry)
+    }
+
     /// The link went down (closed, heartbeat or idle timeout) or the session ended: the app is
     /// ``SDLAppState/disconnected``.
     public mutating func linkDown(now: NIODeadline) -> [SDLAppEvent] {
