@@ -149,4 +149,27 @@ struct AppSessionTests {
         }
         #expect(session.connectionState == .closed)
     }
+
+    @Test("A registration the head unit refuses (same appID twice: DISALLOWED) closes the session with the reason instead of retrying")
+    func refusedRegistrationCloses() async throws {
+        try await Self.simulator().withListening { port in
+            let first = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger(label: "test"))
+            let twin = SDLAppSession(
+                configuration: .init(port: port, app: SDLAppConfiguration(appName: "Twin", appID: Self.app.appID)), logger: Logger(label: "test")
+            )
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await first.run() }
+                var events = first.events.makeAsyncIterator()
+                #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
+                group.addTask { await twin.run() }
+                var twinEvents = twin.events.makeAsyncIterator()
+                let detail = try #require(await Self.waitFor(.closed, in: &twinEvents))
+                #expect(detail.contains("DISALLOWED"))
+                #expect(twin.attempts == 1)
+                #expect(twin.connectionState == .closed)
+                await first.close()
+                try await group.waitForAll()
+            }
+        }
+    }
 }

@@ -11,7 +11,8 @@ import Synchronization
 /// jitter (``SDLBackoff``), and `closed` at the end. Reconnecting re-registers with the latest
 /// OnHashChange `hashID` (resumption, SDL-PROTOCOL.md §k); when the head unit answers
 /// RESUME_FAILED or nothing was resumable, the session re-subscribes the buttons and vehicle data
-/// it had itself. Requests made while not registered fail at once with
+/// it had itself. A refused registration (a fatal result code, ``SDLRegistrationParameters``)
+/// closes the session with the head unit's reason. Requests made while not registered fail at once with
 /// ``SDLClientError/Code/notConnected``: callers never hang.
 public final class SDLAppSession: Sendable {
     public enum ConnectionState: String, Sendable, Hashable {
@@ -26,6 +27,7 @@ public final class SDLAppSession: Sendable {
     private struct State: Sendable {
         var connection: SDLConnection?
         var connectionState = ConnectionState.connecting
+        var connectionDetail: String?
         var closing = false
         var latestHashID: String?
         var buttons: Set<String> = []
@@ -54,6 +56,15 @@ public final class SDLAppSession: Sendable {
 
     public var connectionState: ConnectionState { state.withLock { $0.connectionState } }
 
+    /// What the last connection event said (the result code, why it reconnects, why it closed).
+    public var connectionDetail: String? { state.withLock { $0.connectionDetail } }
+
+    /// The buttons and vehicle data the app is subscribed to (restored after a reconnect), and
+    /// the file made its icon.
+    public var subscriptions: (buttons: [String], vehicleData: [String], icon: String?) {
+        state.withLock { ($0.buttons.sorted(), $0.vehicleData.sorted(), $0.iconName) }
+    }
+
     /// The current connection, while there is one.
     public var connection: SDLConnection? { state.withLock { $0.connection } }
 
@@ -73,10 +84,19 @@ public final class SDLAppSession: Sendable {
                 return connection
             }
             let outcome = await runOnce(connection)
+            // A refused registration (DISALLOWED, DUPLICATE_NAME …) would be refused again: it
+            // ends the session with its reason instead of retrying.
+            let fatal = (outcome as? SDLClientError).flatMap { $0.code == .registrationFailed ? $0 : nil }
             let (closing, delay) = state.withLock { state -> (Bool, TimeAmount) in
                 state.latestHashID = connection.latestHashID ?? state.latestHashID
                 state.connection = nil
+                if fatal != nil { state.closing = true }
                 return (state.closing, state.backoff.next())
+            }
+            if let fatal {
+                publish(.closed, detail: fatal.detail)
+                eventContinuation.finish()
+                return
             }
             if closing { break }
             publish(.reconnecting, detail: "\(outcome.map { "\($0)" } ?? "the link closed"); retrying in \(delay.nanoseconds / 1_000_000) ms")
@@ -221,7 +241,10 @@ public final class SDLAppSession: Sendable {
     }
 
     private func publish(_ connectionState: ConnectionState, detail: String?) {
-        state.withLock { $0.connectionState = connectionState }
+        state.withLock { state in
+            state.connectionState = connectionState
+            state.connectionDetail = detail
+        }
         logger.info("app session \(connectionState.rawValue)", metadata: ["sdl.app": "\(configuration.app.appID)", "detail": "\(detail ?? "")"])
         eventContinuation.yield(.connection(connectionState, detail: detail))
     }
