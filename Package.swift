@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "HeadUnitSimulator", targets: ["HeadUnitSimulator"]),
         .library(name: "SDLClient", targets: ["SDLClient"]),
+        .library(name: "Gateway", targets: ["Gateway"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
@@ -23,6 +24,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Bytes <-> frames, messages, BSON, control frames and RPCs. NIOCore only: no I/O.
@@ -73,6 +79,29 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The HTTP, WebSocket and SSE API over app sessions: routes, event hub, auth, metrics.
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "SDLClient",
+                "SDLProtocol",
+                "SDLSpec",
+                "HeadUnitSimulator",
+                "SimulatorControl",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/public")],
+            swiftSettings: swiftSettings
+        ),
         // `sdl-spec-gen`: regenerates Sources/SDLSpec/Generated from MOBILE_API.xml.
         .executableTarget(
             name: "SDLSpecGenerator",
@@ -87,8 +116,13 @@ let package = Package(
                 "SDLSpec",
                 "HeadUnitSimulator",
                 "SimulatorControl",
+                "Gateway",
+                "SDLClient",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -140,6 +174,23 @@ let package = Package(
                 "HeadUnitSimulator",
                 "SDLProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway",
+                "SDLClient",
+                "SDLProtocol",
+                "HeadUnitSimulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -13,18 +13,31 @@ public struct ControlProblem: HTTPResponseError, Sendable {
 
     public init(status: HTTPResponse.Status, code: String, title: String, detail: String) {
         self.status = status
-        self.type = "urn:sdl-gateway:problem:\(code)"
+        self.type = Self.typePrefix + code
         self.title = title
         self.detail = detail
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body: SDLJSON = [
-            "type": .string(type), "title": .string(title), "status": .int(Int64(status.code)), "detail": .string(detail),
-        ]
-        var headers = HTTPFields()
+        Self.response(status: status, code: String(type.dropFirst(Self.typePrefix.count)), title: title, detail: detail)
+    }
+
+    /// The `type` of every problem: `urn:sdl-gateway:problem:` and a stable code.
+    public static let typePrefix = "urn:sdl-gateway:problem:"
+
+    /// An `application/problem+json` response (RFC 9457) with `type`, `title`, `status`,
+    /// `detail` and any `extra` members (e.g. `resultCode`, `sdlResponse`).
+    public static func response(
+        status: HTTPResponse.Status, code: String, title: String, detail: String, extra: [String: SDLJSON] = [:], headers: HTTPFields = [:]
+    ) -> Response {
+        var members = extra
+        members["type"] = .string(typePrefix + code)
+        members["title"] = .string(title)
+        members["status"] = .int(Int64(status.code))
+        members["detail"] = .string(detail)
+        var headers = headers
         headers[.contentType] = "application/problem+json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body.serializedBytes())))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: SDLJSON.object(members).serializedBytes())))
     }
 
     static func invalidBody(_ detail: String) -> ControlProblem {

@@ -1,0 +1,243 @@
+import Foundation
+import Logging
+import Metrics
+import SDLClient
+import SDLProtocol
+import SDLSpec
+import ServiceLifecycle
+import Synchronization
+
+/// The gateway's apps: an ``SDLAppRegistry`` of sessions, the events they publish on the
+/// ``EventHub`` and what the HTTP API shows of each (ARCHITECTURE.md, the app resource).
+///
+/// A `Service`: ``run()`` runs the registry and one event pump per app; graceful shutdown ends
+/// the event streams, then unregisters every app (UnregisterAppInterface, EndService).
+public final class GatewayApps: Service, Sendable {
+    public struct Options: Sendable {
+        /// The head unit of apps created without `core`.
+        public var defaultCore: CoreAddress
+        public var catalog: SDLCatalog
+        /// How long `POST /v1/apps` waits for the registration (default 10 s).
+        public var registrationWait: Duration
+        public var backoff: SDLBackoff
+        /// How long shutdown waits for the apps to unregister.
+        public var shutdownGracePeriod: Duration
+
+        public init(
+            defaultCore: CoreAddress = CoreAddress(host: "127.0.0.1", port: 12345),
+            catalog: SDLCatalog = .builtIn,
+            registrationWait: Duration = .seconds(10),
+            backoff: SDLBackoff = SDLBackoff(),
+            shutdownGracePeriod: Duration = .seconds(4)
+        ) {
+            self.defaultCore = defaultCore
+            self.catalog = catalog
+            self.registrationWait = registrationWait
+            self.backoff = backoff
+            self.shutdownGracePeriod = shutdownGracePeriod
+        }
+    }
+
+    /// What the gateway knows about an app beyond its session.
+    private struct AppInfo: Sendable {
+        var core: CoreAddress
+        var files: Set<String> = []
+        var spaceAvailable: Int64?
+        /// Registered once or closed: `POST /v1/apps` stops waiting.
+        var settled = false
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private struct State: Sendable {
+        var apps: [String: AppInfo] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    public let options: Options
+    public let hub: EventHub
+    let registry: SDLAppRegistry
+    private let state = Mutex(State())
+    private let newApps: AsyncStream<(String, SDLAppSession)>
+    private let newAppsContinuation: AsyncStream<(String, SDLAppSession)>.Continuation
+    private let logger: Logger
+
+    public init(options: Options = Options(), hub: EventHub = EventHub(), logger: Logger) {
+        self.options = options
+        self.hub = hub
+        self.logger = logger
+        self.registry = SDLAppRegistry(backoff: options.backoff, shutdownGracePeriod: options.shutdownGracePeriod, logger: logger)
+        (newApps, newAppsContinuation) = AsyncStream.makeStream()
+    }
+
+    // MARK: Service
+
+    public func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.registry.run() }
+            group.addTask {
+                try? await gracefulShutdown()
+                await self.shutdown()
+            }
+            for await (id, session) in newApps {
+                group.addTask { await self.pump(id, session) }
+            }
+        }
+    }
+
+    /// Ends every event stream, unregisters every app and ends ``run()``.
+    public func shutdown() async {
+        hub.finishAll()
+        await registry.shutdown()
+        newAppsContinuation.finish()
+    }
+
+    /// Publishes a session's events until it ends.
+    private func pump(_ id: String, _ session: SDLAppSession) async {
+        for await event in session.events {
+            let (type, data) = AppEventMapping.map(event)
+            let (_, dropped) = hub.publish(app: id, type: type, data: data)
+            Counter(label: "sdl_gateway_events_published_total", dimensions: [("type", type)]).increment()
+            if dropped > 0 { Counter(label: "sdl_gateway_events_dropped_total").increment(by: dropped) }
+            if case .connection(let connectionState, _) = event {
+                if connectionState == .registered || connectionState == .closed { settle(id) }
+                recordSessionStates()
+            }
+        }
+        settle(id)
+        recordSessionStates()
+    }
+
+    private func recordSessionStates() {
+        var counts: [SDLAppSession.ConnectionState: Int] = [.connecting: 0, .registered: 0, .reconnecting: 0, .closed: 0]
+        for entry in registry.all { counts[entry.session.connectionState, default: 0] += 1 }
+        for (connectionState, count) in counts {
+            Gauge(label: "sdl_gateway_sessions", dimensions: [("state", connectionState.rawValue)]).record(count)
+        }
+    }
+
+    private func settle(_ id: String) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.apps[id]?.settled = true
+            defer { state.apps[id]?.waiters = [:] }
+            return state.apps[id].map { Array($0.waiters.values) } ?? []
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Waits until the app registered or closed, at most `limit`.
+    private func waitUntilSettled(_ id: String, limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let token = self.state.withLock { state -> UInt64 in
+                    state.nextWaiter += 1
+                    return state.nextWaiter
+                }
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let ready = self.state.withLock { state -> Bool in
+                            guard let info = state.apps[id], !info.settled, !Task.isCancelled else { return true }
+                            state.apps[id]?.waiters[token] = continuation
+                            return false
+                        }
+                        if ready { continuation.resume() }
+                    }
+                } onCancel: {
+                    self.state.withLock { $0.apps[id]?.waiters.removeValue(forKey: token) }?.resume()
+                }
+            }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    // MARK: Apps
+
+    /// Adds an app and, with `wait`, waits until it registered (or closed, or the wait passed).
+    /// A registration the head unit refuses removes the app and throws
+    /// ``GatewayError/Code/registrationFailed`` with its reason.
+    public func create(id: String?, core: CoreAddress?, app: SDLAppConfiguration, wait: Bool = true) async throws(GatewayError) -> String {
+        let core = core ?? options.defaultCore
+        let configuration = SDLConnection.Configuration(host: core.host, port: core.port, app: app, catalog: options.catalog)
+        let id = try state.withLock { state throws(GatewayError) -> String in
+            let session: SDLAppSession
+            do throws(SDLClientError) {
+                session = try registry.add(id: id, configuration: configuration)
+            } catch {
+                throw GatewayError(error)
+            }
+            let id = registry.all.first { $0.session === session }?.id ?? ""
+            state.apps[id] = AppInfo(core: core)
+            newAppsContinuation.yield((id, session))
+            return id
+        }
+        logger.info("app added", metadata: ["gateway.app": "\(id)", "sdl.core": "\(core)"])
+        guard wait else { return id }
+        await waitUntilSettled(id, limit: options.registrationWait)
+        if let session = registry.session(id: id), session.connectionState == SDLAppSession.ConnectionState.closed {
+            let reason = session.connectionDetail ?? "the session closed"
+            _ = await delete(id: id)
+            throw GatewayError(.registrationFailed, reason)
+        }
+        return id
+    }
+
+    /// The session of app `id`, or ``GatewayError/Code/appNotFound``.
+    public func session(_ id: String) throws(GatewayError) -> SDLAppSession {
+        guard let session = registry.session(id: id) else { throw GatewayError(.appNotFound, "no app \(id)") }
+        return session
+    }
+
+    /// Unregisters and forgets app `id`; whether there was one.
+    public func delete(id: String) async -> Bool {
+        guard await registry.remove(id: id) else { return false }
+        state.withLock { _ = $0.apps.removeValue(forKey: id) }
+        hub.removeApp(id)
+        logger.info("app removed", metadata: ["gateway.app": "\(id)"])
+        return true
+    }
+
+    public var ids: [String] { registry.all.map(\.id) }
+
+    /// Counts of apps by connection state.
+    public var connectionStates: [SDLAppSession.ConnectionState] { registry.all.map(\.session.connectionState) }
+
+    /// Remembers what a file request said about the app's files.
+    func noteFiles(_ id: String, added: String? = nil, removed: String? = nil, all: [String]? = nil, spaceAvailable: Int64?) {
+        state.withLock { state in
+            guard state.apps[id] != nil else { return }
+            if let all { state.apps[id]?.files = Set(all) }
+            if let added { state.apps[id]?.files.insert(added) }
+            if let removed { state.apps[id]?.files.remove(removed) }
+            if let spaceAvailable { state.apps[id]?.spaceAvailable = spaceAvailable }
+        }
+    }
+
+    /// The app resource (ARCHITECTURE.md, `GET /v1/apps/{id}`).
+    public func resource(_ id: String) throws(GatewayError) -> SDLJSON {
+        let session = try session(id)
+        let info = state.withLock { $0.apps[id] }
+        let app = session.configuration.app
+        let tracker = session.connection?.tracker ?? SDLAppStateTracker(catalog: options.catalog)
+        var members = tracker.snapshot.objectValue ?? [:]
+        let subscriptions = session.subscriptions
+        members["id"] = .string(id)
+        members["appName"] = .string(app.appName)
+        members["appID"] = .string(app.appID)
+        members["fullAppID"] = app.fullAppID.map(SDLJSON.string) ?? .null
+        members["core"] = .string((info?.core ?? options.defaultCore).description)
+        members["connection"] = .string(session.connectionState.rawValue)
+        members["connectionDetail"] = session.connectionDetail.map(SDLJSON.string) ?? .null
+        members["attempts"] = .int(Int64(session.attempts))
+        members["registration"] = tracker.registration ?? .null
+        members["subscriptions"] = [
+            "buttons": .array(subscriptions.buttons.map(SDLJSON.string)),
+            "vehicleData": .array(subscriptions.vehicleData.map(SDLJSON.string)),
+        ]
+        members["icon"] = subscriptions.icon.map(SDLJSON.string) ?? .null
+        members["files"] = .array((info?.files ?? []).sorted().map(SDLJSON.string))
+        members["spaceAvailable"] = info?.spaceAvailable.map(SDLJSON.int) ?? .null
+        members["lastEventSeq"] = .int(Int64(clamping: hub.lastSeq(app: id)))
+        return .object(members)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// The bounded queue between the event hub and one client (a WebSocket or SSE stream): the hub
+/// never waits for a client, and a client that reads too slowly loses events, which it is told
+/// about with one `gap` event per run of losses instead of slowing anyone else or growing
+/// memory (ARCHITECTURE.md, Events). At most ``capacity`` events plus one gap marker are held.
+public final class EventClientQueue: Sendable {
+    public static let defaultCapacity = 1000
+
+    private enum Item: Sendable {
+        case event(GatewayEvent)
+        case gap(app: String, missed: UInt64, lastSeq: UInt64)
+    }
+
+    private struct State: Sendable {
+        var items = CircularBuffer<Item>()
+        var waiter: CheckedContinuation<GatewayEvent?, Never>?
+        var finished = false
+        var dropped: UInt64 = 0
+    }
+
+    public let capacity: Int
+    private let state: Mutex<State>
+
+    public init(capacity: Int = EventClientQueue.defaultCapacity) {
+        precondition(capacity > 0, "a client queue holds at least one event")
+        self.capacity = capacity
+        self.state = Mutex(State(items: CircularBuffer(initialCapacity: min(capacity, 256))))
+    }
+
+    /// Events lost to this client so far.
+    public var dropped: UInt64 { state.withLock { $0.dropped } }
+
+    /// Offers an event; never waits. Returns false when it was dropped (the queue was full).
+    @discardableResult
+    public func push(_ event: GatewayEvent) -> Bool {
+        let (waiter, accepted) = state.withLock { state -> (CheckedContinuation<GatewayEvent?, Never>?, Bool) in
+            guard !state.finished else { return (nil, false) }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (waiter, true)
+            }
+            let queued = state.items.count - (state.items.last.map { if case .gap = $0 { 1 } else { 0 } } ?? 0)
+            if queued >= capacity {
+                state.dropped += 1
+                if case .gap(let app, let missed, _) = state.items.last {
+                    state.items[state.items.index(before: state.items.endIndex)] = .gap(app: app, missed: missed + 1, lastSeq: event.seq)
+                } else {
+                    state.items.append(.gap(app: event.app, missed: 1, lastSeq: event.seq))
+                }
+                return (nil, false)
+            }
+            state.items.append(.event(event))
+            return (nil, true)
+        }
+        waiter?.resume(returning: event)
+        return accepted
+    }
+
+    /// Puts a `gap` first (events lost before the client started, e.g. older than the ring).
+    public func pushGap(app: String, missed: UInt64, lastSeq: UInt64) {
+        guard missed > 0 else { return }
+        push(GatewayEvent.gap(app: app, missed: missed, lastSeq: lastSeq, time: .now))
+    }
+
+    /// Ends the stream: ``next()`` returns what is queued, then nil.
+    public func finish() {
+        let waiter = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The next event (a `gap` where events were lost), waiting for one; nil once finished or
+    /// when the task is cancelled.
+    public func next() async -> GatewayEvent? {
+        if let ready = take() { return ready.event }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<GatewayEvent?, Never>) in
+                let result = state.withLock { state -> GatewayEvent?? in
+                    if let item = state.items.popFirst() { return .some(Self.event(item)) }
+                    if state.finished || Task.isCancelled { return .some(nil) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let result { continuation.resume(returning: result) }
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    private func take() -> (event: GatewayEvent?, Void)? {
+        state.withLock { state in
+            if let item = state.items.popFirst() { return (Self.event(item), ()) }
+            if state.finished { return (nil, ()) }
+            return nil
+        }
+    }
+
+    private static func event(_ item: Item) -> GatewayEvent {
+        switch item {
+        case .event(let event): event
+        case .gap(let app, let missed, let lastSeq): .gap(app: app, missed: missed, lastSeq: lastSeq, time: .now)
+        }
+    }
+}

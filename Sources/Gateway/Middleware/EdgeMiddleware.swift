@@ -1,0 +1,80 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import SDLProtocol
+
+/// The outermost middleware: every response gets `X-Request-ID`, CORS headers for allowed
+/// origins (and answers preflight `OPTIONS`), and every error becomes `application/problem+json`
+/// (a route that does not exist too), so the CORS headers reach the browser with it.
+struct EdgeMiddleware: RouterMiddleware {
+    typealias Context = GatewayRequestContext
+
+    /// Allowed origins (`*` allows any); empty allows none (same-origin pages need no CORS).
+    let allowedOrigins: Set<String>
+
+    func allows(origin: String) -> Bool {
+        allowedOrigins.contains("*") || allowedOrigins.contains(origin)
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let origin = request.headers[.origin]
+        var response: Response
+        if request.method == .options, let origin, request.headers[.accessControlRequestMethod] != nil {
+            guard allows(origin: origin) else {
+                response = Self.render(GatewayError(.originNotAllowed, "origin \(origin) is not allowed"), request: request, context: context)
+                response.headers[.xRequestID] = context.id
+                return response
+            }
+            response = Response(status: .noContent)
+            response.headers[.accessControlAllowMethods] = "GET, POST, PUT, DELETE, OPTIONS"
+            response.headers[.accessControlAllowHeaders] = request.headers[.accessControlRequestHeaders] ?? "authorization, content-type"
+            response.headers[.accessControlMaxAge] = "600"
+        } else {
+            do {
+                response = try await next(request, context)
+            } catch {
+                response = Self.render(error, request: request, context: context)
+            }
+        }
+        if let origin, allows(origin: origin) {
+            response.headers[.accessControlAllowOrigin] = origin
+            response.headers[.accessControlExposeHeaders] = "SDL-Correlation-ID, Server-Timing, X-Request-ID, Retry-After, Location"
+            response.headers[.vary] = "Origin"
+        }
+        response.headers[.xRequestID] = context.id
+        return response
+    }
+
+    /// An error as a problem response: gateway errors as they are, Hummingbird's HTTP errors
+    /// (no such route, body too large …) with the matching code, anything else as `internal`.
+    static func render(_ error: any Error, request: Request, context: Context) -> Response {
+        let gatewayError: GatewayError
+        switch error {
+        case let error as GatewayError:
+            gatewayError = error
+        case let error as HTTPError:
+            let code: GatewayError.Code =
+                switch error.status {
+                case .notFound: .notFound
+                case .contentTooLarge: .bodyTooLarge
+                case .methodNotAllowed: .notFound
+                case .badRequest: .invalidBody
+                default: .internalError
+                }
+            gatewayError = GatewayError(code, error.body ?? "\(error.status)", status: error.status == .methodNotAllowed ? .methodNotAllowed : nil)
+        default:
+            gatewayError = GatewayError.from(error)
+        }
+        if gatewayError.status.code >= 500 {
+            context.logger.error("request failed", metadata: ["error": "\(gatewayError)"])
+        }
+        return (try? gatewayError.response(from: request, context: context)) ?? Response(status: .internalServerError)
+    }
+}
+
+extension HTTPField.Name {
+    static let xRequestID = Self("X-Request-ID")!
+    static let sdlCorrelationID = Self("SDL-Correlation-ID")!
+    static let serverTiming = Self("Server-Timing")!
+    static let lastEventID = Self("Last-Event-ID")!
+}

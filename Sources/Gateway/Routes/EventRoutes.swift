@@ -1,0 +1,204 @@
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import SDLProtocol
+import Synchronization
+
+/// `GET /v1/apps/{id}/events` and `GET /v1/events` (ARCHITECTURE.md, Events): a WebSocket when
+/// the request upgrades, Server-Sent Events with `Accept: text/event-stream` (so `curl -N`
+/// works). `types=` and `names=` filter; `since=SEQ` (or SSE `Last-Event-ID`) replays the app's
+/// kept events after SEQ, after a `gap` for those no longer kept.
+///
+/// Over WebSocket a client may also send `{"id","function","params"[,"app"][,"timeout"]}` and
+/// gets `{"id","status","response"|"problem"}`, or `{"filter":{"types","names"}}` to change its
+/// filter. At most ``maximumRPCsInFlight`` RPCs per client run at once.
+struct EventRoutes: Sendable {
+    let apps: GatewayApps
+    let limits: GatewayLimits
+    let allowedOrigins: Set<String>
+
+    static let maximumRPCsInFlight = 16
+
+    struct Stream: Sendable {
+        var app: String?
+        var filter: EventFilter
+        var since: UInt64?
+    }
+
+    /// What the request asks for; throws for an unknown app or bad query.
+    func stream(_ request: Request, app: String?) throws(GatewayError) -> Stream {
+        if let app { _ = try apps.session(app) }
+        let filter = try EventFilter(types: request.uri.queryParameters.get("types"), names: request.uri.queryParameters.get("names"))
+        var since = try Query.int(request, "since", in: 0...Int64.max).map { UInt64($0) }
+        if since == nil, app != nil, let last = request.headers[.lastEventID], let value = UInt64(last) { since = value }
+        guard since == nil || app != nil else { throw GatewayError(.invalidQuery, "since applies to one app's events: use /v1/apps/{id}/events") }
+        return Stream(app: app, filter: filter, since: since)
+    }
+
+    /// A browser's WebSocket must come from an allowed origin or from the gateway's own pages.
+    func checkOrigin(_ request: Request) throws(GatewayError) {
+        guard let origin = request.headers[.origin], !allowedOrigins.contains("*"), !allowedOrigins.contains(origin) else { return }
+        if let host = request.head.authority, origin == "http://\(host)" || origin == "https://\(host)" { return }
+        throw GatewayError(.originNotAllowed, "WebSocket origin \(origin) is not allowed")
+    }
+
+    func add(to router: some RouterMethods<GatewayRequestContext>) {
+        router.get("v1/apps/:id/events") { request, context -> Response in
+            try serverSentEvents(request, context: context, app: try context.parameters.require("id"))
+        }
+        router.get("v1/events") { request, context -> Response in
+            try serverSentEvents(request, context: context, app: nil)
+        }
+    }
+
+    func addWebSocket(to router: some RouterMethods<GatewayRequestContext>) {
+        router.ws("v1/apps/:id/events", shouldUpgrade: { request, context in
+            try checkOrigin(request)
+            _ = try stream(request, app: try context.parameters.require("id"))
+            return .upgrade([:])
+        }) { inbound, outbound, context in
+            let app = context.requestContext.parameters.get("id")
+            try await webSocket(inbound, outbound, stream: try stream(context.request, app: app))
+        }
+        router.ws("v1/events", shouldUpgrade: { request, _ in
+            try checkOrigin(request)
+            _ = try stream(request, app: nil)
+            return .upgrade([:])
+        }) { inbound, outbound, context in
+            try await webSocket(inbound, outbound, stream: try stream(context.request, app: nil))
+        }
+    }
+
+    // MARK: Server-Sent Events
+
+    private func serverSentEvents(_ request: Request, context: GatewayRequestContext, app: String?) throws -> Response {
+        if request.headers[.upgrade]?.lowercased() == "websocket" {
+            try checkOrigin(request)
+            throw GatewayError(.invalidQuery, "the WebSocket upgrade was refused: check the app id and the query")
+        }
+        guard request.headers[.accept]?.contains("text/event-stream") == true else {
+            throw GatewayError(.notAcceptable, "open a WebSocket or send Accept: text/event-stream")
+        }
+        let stream = try stream(request, app: app)
+        let subscription = try apps.hub.subscribe(app: stream.app, filter: stream.filter, since: stream.since)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        let perApp = app != nil
+        let body = ResponseBody { writer in
+            defer { subscription.cancel() }
+            try await writer.write(ByteBuffer(string: ": sdl-gateway events\n\n"))
+            while let event = await subscription.queue.next() {
+                let id = perApp ? "\(event.seq)" : "\(event.app):\(event.seq)"
+                try await writer.write(ByteBuffer(string: "id: \(id)\nevent: \(event.type)\ndata: \(event.json.serialized())\n\n"))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    // MARK: WebSocket
+
+    private func webSocket(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream) async throws {
+        let subscription: EventHub.Subscription
+        do {
+            subscription = try apps.hub.subscribe(app: stream.app, filter: stream.filter, since: stream.since)
+        } catch {
+            try await outbound.close(.unknown(1013), reason: error.detail)  // 1013: try again later
+            return
+        }
+        defer { subscription.cancel() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while let event = await subscription.queue.next() {
+                    try await outbound.write(.text(event.json.serialized()))
+                }
+                // The gateway is shutting down or the app was deleted.
+                try await outbound.close(.goingAway, reason: "the event stream ended")
+            }
+            group.addTask {
+                let inFlight = InFlightCounter(limit: Self.maximumRPCsInFlight)
+                try await withThrowingDiscardingTaskGroup { rpcs in
+                    for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
+                        guard case .text(let text) = message else {
+                            try await outbound.write(.text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
+                            continue
+                        }
+                        guard let (id, work) = handle(text, stream: stream, subscription: subscription) else { continue }
+                        guard inFlight.enter() else {
+                            let busy = GatewayError(.tooManyPendingRequests, "at most \(Self.maximumRPCsInFlight) RPCs at once per WebSocket")
+                            try await outbound.write(.text(Self.reply(id: id, busy).serialized()))
+                            continue
+                        }
+                        rpcs.addTask {
+                            defer { inFlight.leave() }
+                            try await outbound.write(.text(await work().serialized()))
+                        }
+                    }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// A client message: a filter change (answered at once, nil returned) or an RPC (its id
+    /// and the work that answers it).
+    private func handle(_ text: String, stream: Stream, subscription: EventHub.Subscription) -> (SDLJSON?, @Sendable () async -> SDLJSON)? {
+        guard let message = try? SDLJSON.parse(text), message.objectValue != nil else {
+            return (nil, { Self.reply(id: nil, GatewayError(.invalidBody, "messages are JSON objects")) })
+        }
+        if let filterMessage = message["filter"] {
+            let filter = EventFilter(
+                types: filterMessage["types"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) },
+                names: filterMessage["names"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
+            )
+            subscription.setFilter(filter)
+            return (nil, { ["filter": filter.json] })
+        }
+        let id = message["id"]
+        guard let function = message["function"]?.stringValue else {
+            return (id, { Self.reply(id: id, GatewayError(.invalidBody, "an RPC message needs function (and id, params)")) })
+        }
+        guard let app = stream.app ?? message["app"]?.stringValue else {
+            return (id, { Self.reply(id: id, GatewayError(.invalidBody, "on /v1/events an RPC message names its app")) })
+        }
+        let executor = RPCExecutor(apps: apps)
+        let parameters = message["params"] ?? [:]
+        let timeout = message["timeout"]?.intValue
+        return (id, {
+            do {
+                let outcome = try await executor.send(app: app, function: function, parameters: parameters, timeoutMs: timeout)
+                return ["id": id ?? .null, "status": 200, "response": outcome.response]
+            } catch {
+                return Self.reply(id: id, GatewayError.from(error))
+            }
+        })
+    }
+
+    static func reply(id: SDLJSON?, _ error: GatewayError) -> SDLJSON {
+        ["id": id ?? .null, "status": .int(Int64(error.status.code)), "problem": error.problem]
+    }
+}
+
+/// Counts a WebSocket client's RPCs in flight against a limit.
+final class InFlightCounter: Sendable {
+    private let count: Mutex<Int>
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+        self.count = Mutex(0)
+    }
+
+    func enter() -> Bool {
+        count.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() { count.withLock { $0 -= 1 } }
+}

@@ -1,0 +1,94 @@
+import Hummingbird
+import SDLClient
+import SDLProtocol
+
+/// `PUT /v1/apps/{id}/files/{name}` (the raw body streamed into PutFile chunks, holding about one
+/// chunk in memory), `GET /v1/apps/{id}/files` (ListFiles), `DELETE /v1/apps/{id}/files/{name}`
+/// (DeleteFile); SDL-PROTOCOL.md §c "PutFile with bulk data".
+struct FileRoutes: Sendable {
+    let apps: GatewayApps
+    let limits: GatewayLimits
+
+    /// The `fileType` of a name's extension; BINARY for anything else.
+    static func fileType(forName name: String) -> String {
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        switch ext {
+        case "png": return "GRAPHIC_PNG"
+        case "jpg", "jpeg": return "GRAPHIC_JPEG"
+        case "bmp": return "GRAPHIC_BMP"
+        case "wav": return "AUDIO_WAVE"
+        case "mp3": return "AUDIO_MP3"
+        case "aac": return "AUDIO_AAC"
+        case "json": return "JSON"
+        default: return "BINARY"
+        }
+    }
+
+    static let fileTypes: Set<String> = ["GRAPHIC_BMP", "GRAPHIC_JPEG", "GRAPHIC_PNG", "AUDIO_WAVE", "AUDIO_MP3", "AUDIO_AAC", "BINARY", "JSON"]
+
+    func add(to router: some RouterMethods<GatewayRequestContext>) {
+        router.put("v1/apps/:id/files/:name") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let name = try context.parameters.require("name")
+            let session = try apps.session(id)
+            guard (1...255).contains(name.unicodeScalars.count) else { throw GatewayError(.invalidParameters, "a file name has 1...255 characters") }
+            let fileType = request.uri.queryParameters.get("fileType") ?? Self.fileType(forName: name)
+            guard Self.fileTypes.contains(fileType) else {
+                throw GatewayError(.invalidQuery, "fileType must be one of \(Self.fileTypes.sorted().joined(separator: ", "))")
+            }
+            guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else {
+                throw GatewayError(.lengthRequired, "send the file with a Content-Length")
+            }
+            guard length <= limits.fileSize else {
+                throw GatewayError(.bodyTooLarge, "files are limited to \(limits.fileSize) bytes, this one has \(length)")
+            }
+            let chunkSize = try Query.int(request, "chunkSize", in: 1024...16 << 20).map { Int($0) } ?? SDLFileUploadPlan.defaultChunkSize
+            var chunks = 0
+            let response: SDLRPCMessage
+            do {
+                response = try await session.upload(
+                    name: name, fileType: fileType,
+                    persistent: try Query.bool(request, "persistent", default: false),
+                    system: try Query.bool(request, "system", default: false),
+                    size: length, chunks: request.body, chunkSize: chunkSize
+                ) { progress in chunks = progress.chunksSent }
+            } catch let error as SDLClientError {
+                throw GatewayError(error)
+            }
+            let space = response.parameters["spaceAvailable"]?.intValue
+            apps.noteFiles(id, added: name, spaceAvailable: space)
+            var headers = HTTPFields()
+            headers[.location] = "/v1/apps/\(id)/files/\(name)"
+            return HTTPBody.response(
+                ["name": .string(name), "size": .int(Int64(length)), "chunks": .int(Int64(chunks)), "spaceAvailable": space.map(SDLJSON.int) ?? .null],
+                status: .created, headers: headers
+            )
+        }
+        router.get("v1/apps/:id/files") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            let response = try await fileRequest(id, "ListFiles", [:])
+            let names = (response["filenames"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let space = response["spaceAvailable"]?.intValue
+            apps.noteFiles(id, all: names, spaceAvailable: space)
+            return HTTPBody.response(["files": .array(names.map(SDLJSON.string)), "spaceAvailable": space.map(SDLJSON.int) ?? .null])
+        }
+        router.delete("v1/apps/:id/files/:name") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            let name = try context.parameters.require("name")
+            let response = try await fileRequest(id, "DeleteFile", ["syncFileName": .string(name)])
+            let space = response["spaceAvailable"]?.intValue
+            apps.noteFiles(id, removed: name, spaceAvailable: space)
+            return HTTPBody.response(["spaceAvailable": space.map(SDLJSON.int) ?? .null])
+        }
+    }
+
+    private func fileRequest(_ id: String, _ function: String, _ parameters: SDLJSON) async throws(GatewayError) -> SDLJSON {
+        do {
+            return try await RPCExecutor(apps: apps).send(app: id, function: function, parameters: parameters).response
+        } catch where error.code == .headUnitError {
+            var error = error
+            error.code = .fileRequestFailed
+            throw error
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOPosix
+import Prometheus
+import SDLClient
+import SDLProtocol
+
+/// `GET /v1/health`, `GET /v1/ready`, `GET /metrics`, `GET /openapi.yaml`.
+struct MetaRoutes: Sendable {
+    let apps: GatewayApps
+    let prometheus: PrometheusCollectorRegistry?
+
+    /// The contract, served as written (the package's copy of `openapi.yaml`).
+    static let openAPIDocument: ByteBuffer? = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url) else { return nil }
+        return ByteBuffer(bytes: data)
+    }()
+
+    func add(to router: some RouterMethods<GatewayRequestContext>) {
+        router.get("v1/health") { _, _ -> Response in
+            HTTPBody.response(["status": "ok"])
+        }
+        router.get("v1/ready") { _, _ -> Response in
+            try await readiness()
+        }
+        router.get("metrics") { _, _ -> Response in
+            var bytes: [UInt8] = []
+            prometheus?.emit(into: &bytes)
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        router.get("openapi.yaml") { _, _ -> Response in
+            guard let document = Self.openAPIDocument else { throw GatewayError(.notFound, "the OpenAPI document is not installed") }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/yaml"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: document))
+        }
+    }
+
+    /// Ready when every app is registered, or, with no apps, when the head unit's port accepts
+    /// a connection within a second.
+    private func readiness() async throws -> Response {
+        let states = apps.connectionStates
+        let registered = states.filter { $0 == .registered }.count
+        let core = apps.options.defaultCore
+        let body: SDLJSON = [
+            "status": "ready", "core": .string(core.description),
+            "apps": ["total": .int(Int64(states.count)), "registered": .int(Int64(registered))],
+        ]
+        if !states.isEmpty {
+            let waiting = states.filter { $0 == .connecting || $0 == .reconnecting }.count
+            guard waiting == 0 else { throw GatewayError(.notConnected, "\(waiting) of \(states.count) apps are not registered") }
+            return HTTPBody.response(body)
+        }
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(1))
+                .connect(host: core.host, port: core.port).get()
+            try? await channel.close()
+        } catch {
+            throw GatewayError(.notConnected, "the head unit at \(core) does not accept connections: \(error)")
+        }
+        return HTTPBody.response(body)
+    }
+}

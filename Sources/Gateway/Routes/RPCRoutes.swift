@@ -1,0 +1,151 @@
+import Hummingbird
+import SDLProtocol
+
+/// `POST /v1/apps/{id}/rpc/{function}`, `POST /v1/apps/{id}/batch`, vehicle data and
+/// subscriptions (ARCHITECTURE.md, HTTP API): each a request RPC on the app's session through
+/// ``RPCExecutor``.
+struct RPCRoutes: Sendable {
+    let executor: RPCExecutor
+    let limits: GatewayLimits
+
+    /// At most this many requests in one batch.
+    static let maximumBatchSize = 100
+
+    func add(to router: some RouterMethods<GatewayRequestContext>) {
+        router.post("v1/apps/:id/rpc/:function") { request, context -> Response in
+            let started = ContinuousClock.now
+            let id = try context.parameters.require("id")
+            let function = try context.parameters.require("function")
+            let parameters = try await HTTPBody.json(request, limit: limits.bodySize)
+            let outcome = try await executor.send(
+                app: id, function: function, parameters: parameters,
+                timeoutMs: try Query.int(request, "timeout", in: 1...RPCExecutor.maximumTimeout),
+                validate: try Query.bool(request, "validate", default: true),
+                checkPermissions: try Query.bool(request, "checkPermissions", default: true)
+            )
+            return HTTPBody.rpcResponse(outcome, started: started)
+        }
+        router.post("v1/apps/:id/batch") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let body = try await HTTPBody.object(request, limit: limits.bodySize, optional: false)
+            let batch = try Batch(body)
+            _ = try executor.apps.session(id)
+            return HTTPBody.response(["results": .array(await run(batch, app: id))])
+        }
+        router.get("v1/apps/:id/vehicle-data") { request, context -> Response in
+            let started = ContinuousClock.now
+            let id = try context.parameters.require("id")
+            guard let names = try Query.list(request, "names") else {
+                throw GatewayError(.invalidQuery, "names is required, e.g. names=speed,rpm")
+            }
+            return try await send(id, "GetVehicleData", Self.flags(names), started: started)
+        }
+        router.put("v1/apps/:id/subscriptions/vehicle-data") { request, context -> Response in
+            let started = ContinuousClock.now
+            let id = try context.parameters.require("id")
+            let body = try await HTTPBody.object(request, limit: limits.bodySize, optional: false)
+            guard let array = body["names"]?.arrayValue, !array.isEmpty, array.allSatisfy({ $0.stringValue != nil }) else {
+                throw GatewayError(.invalidBody, "names must be a non-empty array of vehicle data names")
+            }
+            return try await send(id, "SubscribeVehicleData", Self.flags(array.compactMap(\.stringValue)), started: started)
+        }
+        router.delete("v1/apps/:id/subscriptions/vehicle-data") { request, context -> Response in
+            let started = ContinuousClock.now
+            let id = try context.parameters.require("id")
+            guard let names = try Query.list(request, "names") else {
+                throw GatewayError(.invalidQuery, "names is required, e.g. names=speed,rpm")
+            }
+            return try await send(id, "UnsubscribeVehicleData", Self.flags(names), started: started)
+        }
+        router.put("v1/apps/:id/subscriptions/buttons/:button") { _, context -> Response in
+            let started = ContinuousClock.now
+            let button = try context.parameters.require("button")
+            return try await send(try context.parameters.require("id"), "SubscribeButton", ["buttonName": .string(button)], started: started)
+        }
+        router.delete("v1/apps/:id/subscriptions/buttons/:button") { _, context -> Response in
+            let started = ContinuousClock.now
+            let button = try context.parameters.require("button")
+            return try await send(try context.parameters.require("id"), "UnsubscribeButton", ["buttonName": .string(button)], started: started)
+        }
+    }
+
+    private func send(_ id: String, _ function: String, _ parameters: SDLJSON, started: ContinuousClock.Instant) async throws -> Response {
+        let outcome = try await executor.send(app: id, function: function, parameters: parameters)
+        return HTTPBody.rpcResponse(outcome, started: started)
+    }
+
+    /// `{"speed": true, "rpm": true}` for vehicle data requests.
+    static func flags(_ names: [String]) -> SDLJSON {
+        .object(Dictionary(names.map { ($0, SDLJSON.bool(true)) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    // MARK: Batch
+
+    struct Batch: Sendable {
+        struct Item: Sendable {
+            var function: String
+            var parameters: SDLJSON
+            var timeoutMs: Int64?
+        }
+
+        var concurrent: Bool
+        var stopOnError: Bool
+        var items: [Item]
+
+        init(_ body: [String: SDLJSON]) throws(GatewayError) {
+            switch body["mode"]?.stringValue ?? "sequential" {
+            case "sequential": concurrent = false
+            case "concurrent": concurrent = true
+            default: throw GatewayError(.invalidBody, "mode must be sequential or concurrent")
+            }
+            if let stop = body["stopOnError"], stop.boolValue == nil { throw GatewayError(.invalidBody, "stopOnError must be a boolean") }
+            stopOnError = body["stopOnError"]?.boolValue ?? true
+            guard let requests = body["requests"]?.arrayValue, (1...RPCRoutes.maximumBatchSize).contains(requests.count) else {
+                throw GatewayError(.invalidBody, "requests must be an array of 1...\(RPCRoutes.maximumBatchSize) items")
+            }
+            items = try requests.enumerated().map { index, item throws(GatewayError) in
+                guard let function = item["function"]?.stringValue else {
+                    throw GatewayError(.invalidBody, "requests[\(index)].function must be a string")
+                }
+                let timeout = item["timeout"]
+                guard timeout == nil || timeout?.intValue != nil else { throw GatewayError(.invalidBody, "requests[\(index)].timeout must be an integer") }
+                return Item(function: function, parameters: item["params"] ?? [:], timeoutMs: timeout?.intValue)
+            }
+        }
+    }
+
+    /// One result per item, in order: `{function, status, response | problem | skipped}`.
+    func run(_ batch: Batch, app id: String) async -> [SDLJSON] {
+        if batch.concurrent {
+            return await withTaskGroup(of: (Int, SDLJSON).self) { group in
+                for (index, item) in batch.items.enumerated() {
+                    group.addTask { (index, await result(item, app: id).json) }
+                }
+                var results = [SDLJSON](repeating: .null, count: batch.items.count)
+                for await (index, result) in group { results[index] = result }
+                return results
+            }
+        }
+        var results: [SDLJSON] = []
+        var failed = false
+        for item in batch.items {
+            if failed && batch.stopOnError {
+                results.append(["function": .string(item.function), "status": 424, "skipped": true])
+                continue
+            }
+            let result = await result(item, app: id)
+            failed = failed || !result.succeeded
+            results.append(result.json)
+        }
+        return results
+    }
+
+    private func result(_ item: Batch.Item, app id: String) async -> (json: SDLJSON, succeeded: Bool) {
+        do {
+            let outcome = try await executor.send(app: id, function: item.function, parameters: item.parameters, timeoutMs: item.timeoutMs)
+            return (["function": .string(item.function), "status": 200, "response": outcome.response], true)
+        } catch {
+            return (["function": .string(item.function), "status": .int(Int64(error.status.code)), "problem": error.problem], false)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import SDLClient
+
+/// What `sdl-gateway serve` is told by its options, environment and config file.
+public struct GatewayConfiguration: Sendable {
+    /// An app to register when the gateway starts (config file `apps`).
+    public struct StartupApp: Sendable {
+        public var id: String?
+        public var core: CoreAddress?
+        public var app: SDLAppConfiguration
+
+        public init(id: String? = nil, core: CoreAddress? = nil, app: SDLAppConfiguration) {
+            self.id = id
+            self.core = core
+            self.app = app
+        }
+    }
+
+    /// Bearer tokens and their scopes; empty leaves the API open.
+    public var tokens: [String: TokenScope]
+    /// Origins allowed by CORS and for WebSockets (`*` for any).
+    public var corsOrigins: Set<String>
+    public var limits: GatewayLimits
+    public var events: EventHub.Limits
+    /// A directory served at `/` instead of the built-in page.
+    public var publicDirectory: String?
+    /// Apps to register at start.
+    public var startupApps: [StartupApp]
+
+    public init(
+        tokens: [String: TokenScope] = [:],
+        corsOrigins: Set<String> = [],
+        limits: GatewayLimits = GatewayLimits(),
+        events: EventHub.Limits = EventHub.Limits(),
+        publicDirectory: String? = nil,
+        startupApps: [StartupApp] = []
+    ) {
+        self.tokens = tokens
+        self.corsOrigins = corsOrigins
+        self.limits = limits
+        self.events = events
+        self.publicDirectory = publicDirectory
+        self.startupApps = startupApps
+    }
+}

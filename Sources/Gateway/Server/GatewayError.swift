@@ -1,0 +1,190 @@
+import Foundation
+import Hummingbird
+import SDLClient
+import SDLProtocol
+import SimulatorControl
+
+/// Why the gateway could not do what an HTTP client asked. ``code`` is stable and becomes the
+/// problem `type` (`urn:sdl-gateway:problem:<code>`, RFC 9457) and the HTTP status
+/// (ARCHITECTURE.md, HTTP API: "Result codes to HTTP statuses"); ``detail`` is for people.
+public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        public static let invalidBody = Code(rawValue: "invalid-body")
+        public static let invalidQuery = Code(rawValue: "invalid-query")
+        public static let bodyTooLarge = Code(rawValue: "body-too-large")
+        public static let lengthRequired = Code(rawValue: "length-required")
+        public static let notAcceptable = Code(rawValue: "not-acceptable")
+        public static let unauthorized = Code(rawValue: "unauthorized")
+        public static let forbidden = Code(rawValue: "forbidden")
+        public static let originNotAllowed = Code(rawValue: "origin-not-allowed")
+        public static let appNotFound = Code(rawValue: "app-not-found")
+        public static let appExists = Code(rawValue: "app-exists")
+        public static let notFound = Code(rawValue: "not-found")
+        public static let unknownFunction = Code(rawValue: "unknown-function")
+        public static let invalidParameters = Code(rawValue: "invalid-parameters")
+        public static let notPermitted = Code(rawValue: "not-permitted")
+        public static let rateLimited = Code(rawValue: "rate-limited")
+        public static let tooManyPendingRequests = Code(rawValue: "too-many-pending-requests")
+        public static let notConnected = Code(rawValue: "not-connected")
+        public static let linkLost = Code(rawValue: "link-lost")
+        public static let timedOut = Code(rawValue: "timed-out")
+        public static let cancelled = Code(rawValue: "cancelled")
+        public static let registrationFailed = Code(rawValue: "registration-failed")
+        public static let headUnitError = Code(rawValue: "head-unit-error")
+        public static let fileRequestFailed = Code(rawValue: "file-request-failed")
+        public static let protocolViolation = Code(rawValue: "protocol-violation")
+        public static let tooManyClients = Code(rawValue: "too-many-clients")
+        public static let internalError = Code(rawValue: "internal")
+    }
+
+    public var code: Code
+    public var detail: String
+    /// The HTTP status; set for head-unit answers (from the result code), else from ``code``.
+    public var status: HTTPResponse.Status
+    /// The head unit's `resultCode`, when it answered.
+    public var resultCode: String?
+    /// The head unit's whole response, when it answered.
+    public var sdlResponse: SDLJSON?
+    /// Validation issues, one message each.
+    public var issues: [String]
+    /// Seconds until a retry can succeed (429).
+    public var retryAfter: Int?
+
+    public init(_ code: Code, _ detail: String, status: HTTPResponse.Status? = nil, resultCode: String? = nil, sdlResponse: SDLJSON? = nil, issues: [String] = [], retryAfter: Int? = nil) {
+        self.code = code
+        self.detail = detail
+        self.status = status ?? Self.status(of: code)
+        self.resultCode = resultCode
+        self.sdlResponse = sdlResponse
+        self.issues = issues
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { "\(code): \(detail)" }
+
+    static func status(of code: Code) -> HTTPResponse.Status {
+        switch code {
+        case .invalidBody, .invalidQuery: .badRequest
+        case .bodyTooLarge: .contentTooLarge
+        case .lengthRequired: .lengthRequired
+        case .notAcceptable: .notAcceptable
+        case .unauthorized: .unauthorized
+        case .forbidden, .originNotAllowed, .notPermitted: .forbidden
+        case .appNotFound, .notFound, .unknownFunction: .notFound
+        case .appExists: .conflict
+        case .invalidParameters: .unprocessableContent
+        case .rateLimited, .tooManyPendingRequests: .tooManyRequests
+        case .notConnected, .linkLost, .cancelled, .tooManyClients: .serviceUnavailable
+        case .timedOut: .gatewayTimeout
+        case .registrationFailed, .headUnitError, .fileRequestFailed, .protocolViolation: .badGateway
+        default: .internalServerError
+        }
+    }
+
+    /// The HTTP status for a head unit's failed response (`success: false`) with `resultCode`.
+    public static func status(ofResultCode resultCode: String) -> HTTPResponse.Status {
+        switch resultCode {
+        case "DISALLOWED", "USER_DISALLOWED", "VEHICLE_DATA_NOT_ALLOWED", "ENCRYPTION_NEEDED": .forbidden
+        case "INVALID_DATA", "CHAR_LIMIT_EXCEEDED", "INVALID_ID", "DUPLICATE_NAME", "UNSUPPORTED_RESOURCE", "CORRUPTED_DATA", "READ_ONLY":
+            .unprocessableContent
+        case "FILE_NOT_FOUND": .notFound
+        case "REJECTED", "IN_USE", "ABORTED", "IGNORED", "APPLICATION_REGISTERED_ALREADY": .conflict
+        case "UNSUPPORTED_REQUEST", "UNSUPPORTED_VERSION": .notImplemented
+        case "TOO_MANY_PENDING_REQUESTS": .tooManyRequests
+        case "TIMED_OUT": .gatewayTimeout
+        case "OUT_OF_MEMORY": HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+        case "APPLICATION_NOT_REGISTERED": .serviceUnavailable
+        default: .badGateway
+        }
+    }
+
+    /// A head unit's failed response as a problem carrying it.
+    public static func headUnit(_ function: String, response: SDLJSON, code: Code = .headUnitError) -> GatewayError {
+        let resultCode = response["resultCode"]?.stringValue ?? "GENERIC_ERROR"
+        let info = response["info"]?.stringValue.map { ": \($0)" } ?? ""
+        return GatewayError(
+            code, "\(function) answered \(resultCode)\(info)", status: status(ofResultCode: resultCode), resultCode: resultCode, sdlResponse: response
+        )
+    }
+
+    /// A client error as the HTTP API reports it.
+    public init(_ error: SDLClientError) {
+        let code: Code =
+            switch error.code {
+            case .notConnected, .closed: .notConnected
+            case .connectFailed, .linkLost: .linkLost
+            case .timedOut: .timedOut
+            case .rateLimited: .rateLimited
+            case .notPermitted: .notPermitted
+            case .invalidParameters: .invalidParameters
+            case .unknownFunction: .unknownFunction
+            case .tooManyPendingRequests: .tooManyPendingRequests
+            case .registrationFailed, .startServiceRejected, .unsupportedProtocolVersion, .unregistered: .registrationFailed
+            case .cancelled: .cancelled
+            case .fileRequestFailed: .fileRequestFailed
+            case .duplicateApp: .appExists
+            case .protocolViolation: .protocolViolation
+            default: .internalError
+            }
+        self.init(code, error.detail, retryAfter: error.code == .rateLimited ? 1 : nil)
+    }
+
+    /// Any error thrown while handling a request, as a gateway error.
+    public static func from(_ error: any Error) -> GatewayError {
+        switch error {
+        case let error as GatewayError: error
+        case let error as SDLClientError: GatewayError(error)
+        default: GatewayError(.internalError, "\(error)")
+        }
+    }
+
+    var title: String {
+        switch code {
+        case .headUnitError: "The head unit refused the request"
+        case .notConnected: "The app is not connected to the head unit"
+        case .timedOut: "No answer before the deadline"
+        case .rateLimited: "Too many requests"
+        case .notPermitted: "Not allowed at the app's HMI level"
+        case .invalidParameters: "The parameters do not match the RPC spec"
+        case .appNotFound: "No such app"
+        case .unauthorized: "A bearer token is required"
+        case .forbidden: "The token does not allow this"
+        default: code.rawValue.replacingOccurrences(of: "-", with: " ").capitalizedFirst
+        }
+    }
+
+    var problemMembers: [String: SDLJSON] {
+        var extra: [String: SDLJSON] = [:]
+        if let resultCode { extra["resultCode"] = .string(resultCode) }
+        if let sdlResponse { extra["sdlResponse"] = sdlResponse }
+        if !issues.isEmpty { extra["issues"] = .array(issues.map(SDLJSON.string)) }
+        return extra
+    }
+
+    /// The problem object (for batch results and WebSocket replies).
+    public var problem: SDLJSON {
+        var members = problemMembers
+        members["type"] = .string(ControlProblem.typePrefix + code.rawValue)
+        members["title"] = .string(title)
+        members["status"] = .int(Int64(status.code))
+        members["detail"] = .string(detail)
+        return .object(members)
+    }
+}
+
+extension GatewayError: HTTPResponseError {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = HTTPFields()
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if code == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"sdl-gateway\"" }
+        return ControlProblem.response(status: status, code: code.rawValue, title: title, detail: detail, extra: problemMembers, headers: headers)
+    }
+}
+
+extension String {
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,21 @@
+/// Bounds on what one client may send or hold (issue "Security and limits").
+public struct GatewayLimits: Sendable, Hashable, Codable {
+    /// JSON request bodies: 1 MiB.
+    public static let defaultBodySize = 1 << 20
+    /// File uploads: 64 MiB.
+    public static let defaultFileSize = 64 << 20
+
+    public var bodySize: Int
+    public var fileSize: Int
+    /// The largest WebSocket message a client may send.
+    public var webSocketMessageSize: Int
+    /// Requests per token (or per address without tokens) per second, averaged over 10 s; 0 = off.
+    public var requestsPerSecond: Int
+
+    public init(bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize, webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = 50) {
+        self.bodySize = bodySize
+        self.fileSize = fileSize
+        self.webSocketMessageSize = webSocketMessageSize
+        self.requestsPerSecond = requestsPerSecond
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import Gateway
+import HeadUnitSimulator
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import Metrics
+import NIOCore
+import NIOPosix
+import Prometheus
+import SDLClient
+import SDLSpec
+import ServiceLifecycle
+import SimulatorControl
+import UnixSignals
+
+/// `sdl-gateway serve`: the HTTP, WebSocket and SSE API over app sessions to a head unit (SDL
+/// Core, or with `--simulate` the built-in simulator in-process).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the JSON REST, WebSocket and SSE API over SDL app sessions.",
+        discussion: """
+            Every option can also come from the environment (SDL_GATEWAY_LISTEN, SDL_GATEWAY_CORE, \
+            SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
+            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
+            the command line wins over the environment, which wins over the file.
+            """
+    )
+
+    @Option(help: "Where the API listens (host:port; port 0 picks one). Default 127.0.0.1:8080.")
+    var listen: String?
+
+    @Option(help: "The head unit's app port (tcp://host:port). Default tcp://127.0.0.1:12345.")
+    var core: String?
+
+    @Flag(help: "Run the head-unit simulator in-process (auto-activate, open policy) and use it as the head unit.")
+    var simulate = false
+
+    @Option(help: "A JSON config file (options, limits and apps to register at start).")
+    var config: String?
+
+    @Option(name: .customLong("token"), help: "A bearer token, TOKEN or TOKEN:read / TOKEN:control (default control). Repeatable.")
+    var tokens: [String] = []
+
+    @Option(help: "A MOBILE_API.xml to use instead of the built-in rpc_spec 8.0.0.")
+    var rpcSpec: String?
+
+    @Option(name: .customLong("public"), help: "A directory served at / instead of the built-in page.")
+    var publicDirectory: String?
+
+    @Option(name: .customLong("cors-origin"), help: "An origin allowed by CORS and for WebSockets (* for any). Repeatable.")
+    var corsOrigins: [String] = []
+
+    @Flag(help: "Allow listening on a non-loopback address without tokens.")
+    var insecure = false
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level?
+
+    func run() async throws {
+        let settings = try ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
+        var logger = Logger(label: "sdl-gateway")
+        logger.logLevel = settings.logLevel
+        let prometheus = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: prometheus))
+
+        var services: [any Service] = []
+        var simulator: SimulatedHeadUnit?
+        var coreAddress = settings.core
+        if settings.simulate {
+            var headUnit = HeadUnitConfiguration()
+            headUnit.autoActivate = true
+            headUnit.policy = .open
+            headUnit.catalog = settings.catalog
+            let simulated = SimulatedHeadUnit(configuration: headUnit, logger: logger)
+            let port = try await Self.freeLoopbackPort()
+            coreAddress = CoreAddress(host: "127.0.0.1", port: port)
+            services.append(SimulatorService(simulator: simulated, host: "127.0.0.1", port: port) { address in
+                announce("SDL head unit (simulated) on 127.0.0.1:\(address.port ?? port)")
+            })
+            simulator = simulated
+        }
+        let hub = EventHub(limits: settings.configuration.events)
+        let apps = GatewayApps(options: .init(defaultCore: coreAddress, catalog: settings.catalog), hub: hub, logger: logger)
+        services.append(apps)
+        for startup in settings.configuration.startupApps {
+            _ = try await apps.create(id: startup.id, core: startup.core, app: startup.app, wait: false)
+        }
+        let gateway = GatewayRouter(configuration: settings.configuration, apps: apps, simulator: simulator, prometheus: prometheus)
+        let listen = settings.listen
+        let headUnit = coreAddress
+        let application = Application(
+            router: gateway.makeRouter(),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: gateway.makeWebSocketRouter(),
+                configuration: .init(ws: .init(maxFrameSize: settings.configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20))))
+            ),
+            configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "sdl-gateway"),
+            onServerRunning: { channel in
+                announce("sdl-gateway on http://\(listen.host):\(channel.localAddress?.port ?? listen.port) (head unit \(headUnit))")
+            },
+            logger: logger
+        )
+        services.append(application)
+        services.append(EventStreamCloser(hub: hub))
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// A loopback port that was free a moment ago, for the in-process simulator.
+    static func freeLoopbackPort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        defer { channel.close(promise: nil) }
+        return channel.localAddress?.port ?? 12345
+    }
+}
