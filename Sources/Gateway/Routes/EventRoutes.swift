@@ -1,8 +1,10 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
 import SDLProtocol
+import ServiceLifecycle
 import Synchronization
 
 /// `GET /v1/apps/{id}/events` and `GET /v1/events` (ARCHITECTURE.md, Events): a WebSocket when
@@ -36,11 +38,24 @@ struct EventRoutes: Sendable {
         return Stream(app: app, filter: filter, since: since)
     }
 
-    /// A browser's WebSocket must come from an allowed origin or from the gateway's own pages.
+    /// A browser's WebSocket must come from an allowed origin or from the gateway's own pages
+    /// (an `Origin` naming the request's host and port; a client that names no port, such as
+    /// `ws://localhost`, is taken as same-host).
     func checkOrigin(_ request: Request) throws(GatewayError) {
         guard let origin = request.headers[.origin], !allowedOrigins.contains("*"), !allowedOrigins.contains(origin) else { return }
-        if let host = request.head.authority, origin == "http://\(host)" || origin == "https://\(host)" { return }
+        if let authority = request.head.authority, Self.sameHost(origin: origin, authority: authority) { return }
         throw GatewayError(.originNotAllowed, "WebSocket origin \(origin) is not allowed")
+    }
+
+    static func sameHost(origin: String, authority: String) -> Bool {
+        guard let schemeEnd = origin.range(of: "://") else { return false }
+        func split(_ text: Substring) -> (Substring, Substring?) {
+            guard let colon = text.lastIndex(of: ":"), !text.hasSuffix("]") else { return (text, nil) }
+            return (text[..<colon], text[text.index(after: colon)...])
+        }
+        let (originHost, originPort) = split(origin[schemeEnd.upperBound...])
+        let (host, port) = split(Substring(authority))
+        return originHost.lowercased() == host.lowercased() && (originPort == nil || originPort == port)
     }
 
     func add(to router: some RouterMethods<GatewayRequestContext>) {
@@ -89,9 +104,14 @@ struct EventRoutes: Sendable {
         let body = ResponseBody { writer in
             defer { subscription.cancel() }
             try await writer.write(ByteBuffer(string: ": sdl-gateway events\n\n"))
-            while let event = await subscription.queue.next() {
-                let id = perApp ? "\(event.seq)" : "\(event.app):\(event.seq)"
-                try await writer.write(ByteBuffer(string: "id: \(id)\nevent: \(event.type)\ndata: \(event.json.serialized())\n\n"))
+            // Graceful shutdown ends the stream, so the server need not wait for the client.
+            try await withGracefulShutdownHandler {
+                while let event = await subscription.queue.next() {
+                    let id = perApp ? "\(event.seq)" : "\(event.app):\(event.seq)"
+                    try await writer.write(ByteBuffer(string: "id: \(id)\nevent: \(event.type)\ndata: \(event.json.serialized())\n\n"))
+                }
+            } onGracefulShutdown: {
+                subscription.cancel()
             }
             try await writer.finish(nil)
         }
@@ -109,6 +129,17 @@ struct EventRoutes: Sendable {
             return
         }
         defer { subscription.cancel() }
+        // Graceful shutdown ends the queue: the writer then closes with 1001 (going away).
+        try await withGracefulShutdownHandler {
+            try await serveWebSocket(inbound, outbound, stream: stream, subscription: subscription)
+        } onGracefulShutdown: {
+            subscription.cancel()
+        }
+    }
+
+    private func serveWebSocket(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, subscription: EventHub.Subscription
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 while let event = await subscription.queue.next() {

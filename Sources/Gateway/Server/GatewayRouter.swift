@@ -59,6 +59,9 @@ public struct GatewayRouter: Sendable {
         return router
     }
 
+    /// The contract the server serves at `/openapi.yaml`.
+    public static var openAPIDocument: String? { MetaRoutes.openAPIDocument.map { String(buffer: $0) } }
+
     /// Every operation as `(METHOD, path)` with `{name}` parameters: what `openapi.yaml` must
     /// list (checked by a test).
     public static let operations: [(method: String, path: String)] = [

@@ -1,0 +1,58 @@
+import Gateway
+import HTTPTypes
+import HeadUnitSimulator
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import SDLProtocol
+import Testing
+
+/// A gateway in front of a simulated head unit on loopback, under HummingbirdTesting: the same
+/// routers `sdl-gateway serve` builds.
+enum GatewayHarness {
+    static func withGateway(
+        _ configuration: GatewayConfiguration = GatewayConfiguration(),
+        policy: SimulatorPolicy = .open,
+        mode: TestingSetup = .router,
+        _ body: @Sendable (any TestClientProtocol, SimulatedHeadUnit, GatewayApps) async throws -> Void
+    ) async throws {
+        let simulator = SimulatedHeadUnit(
+            configuration: HeadUnitConfiguration(policy: policy, autoActivate: true, autoActivateDelay: .milliseconds(20), timeScale: 0.01),
+            logger: Logger(label: "test")
+        )
+        try await simulator.withListening { port in
+            let apps = GatewayApps(
+                options: .init(defaultCore: CoreAddress(host: "127.0.0.1", port: port), registrationWait: .seconds(5), shutdownGracePeriod: .seconds(2)),
+                hub: EventHub(limits: configuration.events),
+                logger: Logger(label: "test")
+            )
+            let gateway = GatewayRouter(configuration: configuration, apps: apps, simulator: simulator)
+            let application = Application(
+                router: gateway.makeRouter(),
+                server: .http1WebSocketUpgrade(webSocketRouter: gateway.makeWebSocketRouter()),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                services: [apps]
+            )
+            try await application.test(mode) { client in try await body(client, simulator, apps) }
+        }
+    }
+
+    /// `POST /v1/apps` for a test app; the app resource.
+    @discardableResult
+    static func createApp(_ client: any TestClientProtocol, id: String = "demo", appID: String? = nil, headers: HTTPFields = [:]) async throws -> SDLJSON {
+        let body: SDLJSON = ["id": .string(id), "appName": .string("App \(id)"), "appID": .string(appID ?? "\(id)-app")]
+        return try await client.execute(uri: "/v1/apps", method: .post, headers: headers, body: ByteBuffer(bytes: body.serializedBytes())) { response in
+            #expect(response.status == .created, "create \(id): \(String(buffer: response.body))")
+            return try SDLJSON.parse(response.body)
+        }
+    }
+
+    static func json(_ value: SDLJSON) -> ByteBuffer { ByteBuffer(bytes: value.serializedBytes()) }
+}
+
+extension TestResponse {
+    var json: SDLJSON? { try? SDLJSON.parse(body) }
+    var problemType: String? { json?["type"]?.stringValue.map { String($0.dropFirst("urn:sdl-gateway:problem:".count)) } }
+}

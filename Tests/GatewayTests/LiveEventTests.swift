@@ -1,0 +1,125 @@
+import AsyncHTTPClient
+import Gateway
+import HTTPTypes
+import HeadUnitSimulator
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+import SDLProtocol
+import Testing
+
+@Suite("Event streams over a live server: WebSocket and Server-Sent Events", .timeLimit(.minutes(1)))
+struct LiveEventTests {
+    typealias H = GatewayHarness
+
+    /// Reads WebSocket text messages as JSON until `stop` says so (or the stream ends). A
+    /// WebSocket's inbound stream has one iterator, which the reads share.
+    static func read(
+        _ messages: inout WebSocketInboundMessageStream.AsyncIterator, until stop: (SDLJSON) -> Bool
+    ) async throws -> [SDLJSON] {
+        var seen: [SDLJSON] = []
+        while let message = try await messages.next() {
+            guard case .text(let text) = message, let json = try? SDLJSON.parse(text) else { continue }
+            seen.append(json)
+            if stop(json) { break }
+        }
+        return seen
+    }
+
+    @Test("WebSocket: since=0 replays the app's events, live events follow, an RPC is answered, a filter change applies")
+    func webSocket() async throws {
+        try await H.withGateway(mode: .live) { client, simulator, _ in
+            try await H.createApp(client)
+            _ = try await client.ws("/v1/apps/demo/events?since=0&types=connection,hmiStatus,buttonPress") { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                // The replay: connecting, then registered (hmiStatus NONE in between), in seq order.
+                let replay = try await Self.read(&messages) { $0["type"] == "connection" && $0["data"]?["state"] == "registered" }
+                #expect(replay.first?["data"]?["state"] == "connecting")
+                let seqs = replay.compactMap { $0["seq"]?.intValue }
+                #expect(seqs == seqs.sorted())
+                try await outbound.write(.text(#"{"id":"c1","function":"Show","params":{"mainField1":"over ws"}}"#))
+                let reply = try await Self.read(&messages) { $0["id"] == "c1" }.last
+                #expect(reply?["status"] == 200)
+                #expect(reply?["response"]?["resultCode"] == "SUCCESS")
+                try await outbound.write(.text(#"{"id":"c2","function":"Show","params":{"mainField1":5}}"#))
+                let refused = try await Self.read(&messages) { $0["id"] == "c2" }.last
+                #expect(refused?["status"] == 422)
+                try await outbound.write(.text(#"{"filter":{"types":["buttonPress"]}}"#))
+                _ = try await Self.read(&messages) { $0["filter"] != nil }
+                _ = try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/OK", method: .put) { response in
+                    #expect(response.status == .ok)
+                }
+                try simulator.perform { unit, now in
+                    let (_, actions) = try unit.pressButton("OK", mode: "SHORT", appID: "demo-app", softButtonID: nil, now: now)
+                    return ((), actions)
+                }
+                let press = try await Self.read(&messages) { $0["type"] == "buttonPress" }.last
+                #expect(press?["data"]?["buttonName"] == "OK")
+                #expect(press?["app"] == "demo")
+            }
+        }
+    }
+
+    @Test("WebSocket: a client that does not read gets a gap event instead of slowing the gateway or growing memory")
+    func slowClientGetsGap() async throws {
+        let configuration = GatewayConfiguration(events: .init(ringCapacity: 100, clientQueueCapacity: 10, maximumClients: 10))
+        try await H.withGateway(configuration, mode: .live) { client, _, apps in
+            try await H.createApp(client)
+            apps.hub.publish(app: "demo", type: "notification", data: ["name": "marker", "parameters": [:]])
+            _ = try await client.ws("/v1/apps/demo/events?since=0&types=notification") { inbound, _, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                _ = try await Self.read(&messages) { $0["data"]?["name"] == "marker" }
+                // 20,000 events of 4 KiB: far more than the socket buffers hold while nobody reads.
+                let padding = SDLJSON.string(String(repeating: "x", count: 4096))
+                for index in 0..<20_000 {
+                    apps.hub.publish(app: "demo", type: "notification", data: ["name": .string("n\(index)"), "parameters": ["pad": padding]])
+                }
+                // Every event is delivered or counted in a gap; read until all 20,000 are accounted for.
+                var missed: Int64 = 0
+                var delivered = 0
+                var gaps = 0
+                _ = try await Self.read(&messages) { event in
+                    if event["type"] == "gap" {
+                        gaps += 1
+                        missed += event["data"]?["missed"]?.intValue ?? 0
+                    } else {
+                        delivered += 1
+                    }
+                    return Int(missed) + delivered >= 20_000
+                }
+                #expect(gaps >= 1)
+                #expect(missed > 0)
+                #expect(Int(missed) + delivered == 20_000, "every event is either delivered or counted in a gap")
+            }
+        }
+    }
+
+    @Test("SSE: curl -N style stream with ids, since after a full ring starts with a gap, filters apply")
+    func serverSentEvents() async throws {
+        let configuration = GatewayConfiguration(events: .init(ringCapacity: 5, clientQueueCapacity: 100, maximumClients: 10))
+        try await H.withGateway(configuration, mode: .live) { client, _, apps in
+            try await H.createApp(client)
+            let port = try #require(client.port)
+            let before = apps.hub.lastSeq(app: "demo")
+            for index in 1...10 { apps.hub.publish(app: "demo", type: "vehicleData", data: ["speed": .int(Int64(index)), "rpm": 1000]) }
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/apps/demo/events?types=vehicleData&names=speed&since=\(before)")
+            request.headers.add(name: "Accept", value: "text/event-stream")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            #expect(response.status == .ok)
+            #expect(response.headers.first(name: "content-type") == "text/event-stream")
+            var text = ""
+            for try await chunk in response.body {
+                text += String(buffer: chunk)
+                if text.contains("\"speed\":10") { break }
+            }
+            let events = text.split(separator: "\n\n").filter { $0.hasPrefix("id:") }
+            #expect(events.first?.contains("event: gap") == true)
+            #expect(events.dropFirst().allSatisfy { $0.contains("event: vehicleData") && !$0.contains("rpm") })
+            #expect(events.last?.hasPrefix("id: \(before + 10)") == true)
+        }
+    }
+}

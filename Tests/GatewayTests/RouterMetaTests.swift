@@ -1,0 +1,126 @@
+import Gateway
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import SDLProtocol
+import Testing
+
+@Suite("HTTP API: health, readiness, contract, UI, auth, CORS and limits")
+struct RouterMetaTests {
+    typealias H = GatewayHarness
+
+    @Test("Health, readiness (the head unit's port answers; every app registered), openapi.yaml and the page at /")
+    func meta() async throws {
+        try await H.withGateway { client, _, _ in
+            try await client.execute(uri: "/v1/health", method: .get) { response in #expect(response.json == ["status": "ok"]) }
+            try await client.execute(uri: "/v1/ready", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.json?["apps"]?["total"] == 0)
+            }
+            try await H.createApp(client)
+            try await client.execute(uri: "/v1/ready", method: .get) { response in
+                #expect(response.json?["apps"] == ["total": 1, "registered": 1])
+            }
+            try await client.execute(uri: "/openapi.yaml", method: .get) { response in
+                #expect(response.headers[.contentType] == "application/yaml")
+                #expect(String(buffer: response.body).hasPrefix("openapi: 3.1"))
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("<title>sdl-gateway</title>"))
+            }
+            try await client.execute(uri: "/v1/nothing-here", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.problemType == "not-found")
+            }
+            try await client.execute(uri: "/v1/apps/demo/events", method: .get) { response in
+                #expect(response.status == .notAcceptable)
+            }
+        }
+    }
+
+    @Test("Not ready while the head unit is unreachable: 503 with the reason")
+    func notReady() async throws {
+        let apps = GatewayApps(options: .init(defaultCore: CoreAddress(host: "127.0.0.1", port: 1)), logger: .init(label: "test"))
+        let application = Application(router: GatewayRouter(configuration: GatewayConfiguration(), apps: apps).makeRouter(), services: [apps])
+        try await application.test(.router) { client in
+            try await client.execute(uri: "/v1/ready", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.problemType == "not-connected")
+            }
+        }
+    }
+
+    @Test("Bearer tokens: none → 401 with WWW-Authenticate; read token may GET but not POST (403); control may; health is open")
+    func auth() async throws {
+        let configuration = GatewayConfiguration(tokens: ["reader-token": .read, "control-token": .control])
+        try await H.withGateway(configuration) { client, _, _ in
+            try await client.execute(uri: "/v1/apps", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+                #expect(response.problemType == "unauthorized")
+            }
+            try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer wrong-token"]) { response in
+                #expect(response.status == .unauthorized)
+            }
+            try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer reader-token"]) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/apps", method: .post, headers: [.authorization: "Bearer reader-token"], body: H.json(["appName": "A", "appID": "a"])) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.problemType == "forbidden")
+            }
+            try await H.createApp(client, headers: [.authorization: "Bearer control-token"])
+            try await client.execute(uri: "/v1/health", method: .get) { response in #expect(response.status == .ok) }
+        }
+    }
+
+    @Test("CORS: an allowed origin gets the headers and a preflight answer; another origin gets neither")
+    func cors() async throws {
+        try await H.withGateway(GatewayConfiguration(corsOrigins: ["http://localhost:3000"])) { client, _, _ in
+            try await client.execute(uri: "/v1/apps", method: .get, headers: [.origin: "http://localhost:3000"]) { response in
+                #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
+            }
+            try await client.execute(uri: "/v1/apps", method: .get, headers: [.origin: "http://evil.example"]) { response in
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
+            }
+            let preflight: HTTPFields = [.origin: "http://localhost:3000", .accessControlRequestMethod: "POST"]
+            try await client.execute(uri: "/v1/apps", method: .options, headers: preflight) { response in
+                #expect(response.status == .noContent)
+                #expect(response.headers[.accessControlAllowMethods]?.contains("POST") == true)
+            }
+            try await client.execute(uri: "/v1/apps", method: .options, headers: [.origin: "http://evil.example", .accessControlRequestMethod: "POST"]) { response in
+                #expect(response.status == .forbidden)
+            }
+            // Errors carry the CORS headers too, so a browser can read them.
+            try await client.execute(uri: "/v1/apps/nobody", method: .get, headers: [.origin: "http://localhost:3000"]) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
+            }
+        }
+    }
+
+    @Test("Limits: a JSON body over 1 MiB is 413; past the request rate 429 with Retry-After")
+    func limits() async throws {
+        try await H.withGateway(GatewayConfiguration(limits: GatewayLimits(requestsPerSecond: 1))) { client, _, _ in
+            let large = ByteBuffer(repeating: UInt8(ascii: " "), count: GatewayLimits.defaultBodySize + 1)
+            try await client.execute(uri: "/v1/apps", method: .post, body: large) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(response.problemType == "body-too-large")
+            }
+            var limited = 0
+            for _ in 0..<12 {
+                try await client.execute(uri: "/v1/apps", method: .get) { response in
+                    if response.status == .tooManyRequests {
+                        limited += 1
+                        #expect(Int(response.headers[.retryAfter] ?? "") != nil)
+                    }
+                }
+            }
+            #expect(limited >= 1)
+            try await client.execute(uri: "/v1/health", method: .get) { response in #expect(response.status == .ok) }
+        }
+    }
+}
