@@ -200,7 +200,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SDLGatewayCommandTests",
-            dependencies: ["SDLGatewayCommand", "SDLProtocol", "SDLSpec"],
+            dependencies: [
+                "SDLGatewayCommand", "SDLProtocol", "SDLSpec",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
     ],

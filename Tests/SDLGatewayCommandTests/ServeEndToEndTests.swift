@@ -1,0 +1,121 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SDLProtocol
+import Testing
+
+/// The built `sdl-gateway serve --simulate` on port 0, driven over HTTP like a user would: an
+/// app registered, a Show, vehicle data subscribed and streamed over SSE, a file uploaded, then
+/// SIGTERM and a clean exit.
+@Suite("sdl-gateway serve --simulate end to end", .timeLimit(.minutes(2)))
+struct ServeEndToEndTests {
+    /// The executable beside the test bundle (`swift build` builds both into one directory).
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdl-gateway")
+
+    /// A running `sdl-gateway serve --simulate --listen 127.0.0.1:0`, its base URL read from the
+    /// line it prints when listening.
+    struct Server {
+        let process: Process
+        let baseURL: String
+
+        static func start(_ arguments: [String] = []) throws -> Server {
+            let process = Process()
+            process.executableURL = ServeEndToEndTests.executable
+            process.arguments = ["serve", "--simulate", "--listen", "127.0.0.1:0", "--log-level", "warning"] + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            // Lines arrive as the server starts; the one naming the URL ends the wait. EOF (the
+            // process died) ends it too.
+            var text = ""
+            let handle = output.fileHandleForReading
+            while !text.contains("sdl-gateway on http://") || !text.hasSuffix("\n") {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            guard let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
+                process.terminate()
+                throw ServeError(output: text)
+            }
+            return Server(process: process, baseURL: String(text[range]))
+        }
+    }
+
+    struct ServeError: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "sdl-gateway serve did not start: \(output)" }
+    }
+
+    static func send(_ method: HTTPMethod, _ url: String, json: SDLJSON? = nil, body: ByteBuffer? = nil) async throws -> (status: Int, body: SDLJSON?) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let json { request.body = .bytes(ByteBuffer(bytes: json.serializedBytes())) }
+        if let body { request.body = .bytes(body) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        let bytes = try await response.body.collect(upTo: 16 << 20)
+        return (Int(response.status.code), try? SDLJSON.parse(bytes))
+    }
+
+    @Test("Register, Show, subscribe and stream vehicle data over SSE, upload a file, then SIGTERM exits within 5 s")
+    func walkthrough() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
+            Issue.record("build sdl-gateway first (swift build): \(Self.executable.path) is missing")
+            return
+        }
+        let server = try Server.start()
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let base = server.baseURL
+        let created = try await Self.send(.POST, "\(base)/v1/apps", json: ["id": "demo", "appName": "Demo", "appID": "demo-app"])
+        #expect(created.status == 201)
+        #expect(created.body?["connection"] == "registered")
+        let shown = try await Self.send(.POST, "\(base)/v1/apps/demo/rpc/Show", json: ["mainField1": "Hello from curl"])
+        #expect(shown.status == 200)
+        #expect(shown.body?["resultCode"] == "SUCCESS")
+        let screen = try await Self.send(.GET, "\(base)/v1/simulator/apps/demo-app/screen")
+        #expect(screen.body?["show"]?["mainField1"] == "Hello from curl")
+        let subscribed = try await Self.send(.PUT, "\(base)/v1/apps/demo/subscriptions/vehicle-data", json: ["names": ["speed", "rpm"]])
+        #expect(subscribed.body?["speed"]?["resultCode"] == "SUCCESS")
+
+        // The simulator's drive streams at 10 Hz: three vehicleData events arrive over SSE.
+        var request = HTTPClientRequest(url: "\(base)/v1/apps/demo/events?types=vehicleData&names=speed")
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        let stream = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        var text = ""
+        for try await chunk in stream.body {
+            text += String(buffer: chunk)
+            if text.components(separatedBy: "event: vehicleData").count > 3 { break }
+        }
+        #expect(text.contains("\"speed\":"))
+        #expect(!text.contains("\"rpm\":"))
+
+        let file = ByteBuffer(bytes: (0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
+        let uploaded = try await Self.send(.PUT, "\(base)/v1/apps/demo/files/track.bin", body: file)
+        #expect(uploaded.status == 201)
+        #expect(uploaded.body?["size"] == 300_000)
+        let listed = try await Self.send(.GET, "\(base)/v1/apps/demo/files")
+        #expect(listed.body?["files"] == ["track.bin"])
+
+        let stopped = ContinuousClock.now
+        server.process.interrupt()  // SIGINT: the same graceful shutdown as SIGTERM
+        server.process.waitUntilExit()
+        let took = ContinuousClock.now - stopped
+        #expect(server.process.terminationStatus == 0)
+        #expect(took < .seconds(5))
+        print("sdl-gateway serve shut down in \(took)")
+    }
+
+    @Test("Listening beyond loopback without a token is refused at start")
+    func refusesOpenNonLoopback() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else { return }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--simulate", "--listen", "0.0.0.0:0"]
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+    }
+}
