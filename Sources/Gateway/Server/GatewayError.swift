@@ -98,6 +98,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case "TIMED_OUT": .gatewayTimeout
         case "OUT_OF_MEMORY": HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         case "APPLICATION_NOT_REGISTERED": .serviceUnavailable
+        case "VEHICLE_DATA_NOT_AVAILABLE", "DATA_NOT_AVAILABLE": HTTPResponse.Status(code: 424, reasonPhrase: "Failed Dependency")
         default: .badGateway
         }
     }
