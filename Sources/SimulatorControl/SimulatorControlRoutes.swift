@@ -106,8 +106,11 @@ public struct SimulatorControlRoutes: Sendable {
             }
         }
         router.get("log") { request, _ -> SDLJSON in
-            let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 200
-            let entries = simulator.snapshot.log.entries.suffix(max(0, min(limit, 10_000)))
+            let values = request.uri.queryParameters.getAll("limit")
+            guard values.count <= 1, let limit = values.first.map({ Int($0) }) ?? 200, (0...10_000).contains(limit) else {
+                throw ControlProblem(status: .badRequest, code: "invalid-query", title: "A query value is not valid", detail: "limit must be one integer 0...10000")
+            }
+            let entries = simulator.snapshot.log.entries.suffix(limit)
             return .array(entries.map(\.json))
         }
         router.get("faults") { _, _ -> SDLJSON in

@@ -1,6 +1,8 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import SimulatorControl
 import SDLProtocol
 
 /// The outermost middleware: every response gets `X-Request-ID`, CORS headers for allowed
@@ -45,13 +47,44 @@ struct EdgeMiddleware: RouterMiddleware {
         return response
     }
 
+    /// The methods the API has for a path (matching `{parameter}` segments), for 405 answers.
+    static func allowedMethods(for path: String, operations: [(method: String, path: String)]) -> [String] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let methods = operations.filter { operation in
+            let template = operation.path.split(separator: "/", omittingEmptySubsequences: false)
+            return template.count == segments.count
+                && zip(template, segments).allSatisfy { pattern, segment in
+                    (pattern.hasPrefix("{") && !segment.isEmpty) || pattern == segment
+                }
+        }.map(\.method)
+        return Array(Set(methods)).sorted()
+    }
+
+    static let knownOperations: [(method: String, path: String)] =
+        GatewayRouter.operations
+        + SimulatorControlRoutes.operations.map { ($0.method, "/v1/simulator/" + $0.path.replacingOccurrences(of: ":", with: "{").replacingOccurrences(of: "{appID", with: "{appID}").replacingOccurrences(of: "{cmdID", with: "{cmdID}").replacingOccurrences(of: "{name", with: "{name}")) }
+
     /// An error as a problem response: gateway errors as they are, Hummingbird's HTTP errors
     /// (no such route, body too large …) with the matching code, anything else as `internal`.
+    static func allowedMethods(for path: String) -> [String] { allowedMethods(for: path, operations: knownOperations) }
+
     static func render(_ error: any Error, request: Request, context: Context) -> Response {
         let gatewayError: GatewayError
         switch error {
         case let error as GatewayError:
             gatewayError = error
+        case let error as HTTPError where error.status == .notFound:
+            let allowed = allowedMethods(for: request.uri.path)
+            guard !allowed.isEmpty else {
+                gatewayError = GatewayError(.notFound, "no route \(request.method) \(request.uri.path)")
+                break
+            }
+            var headers = HTTPFields()
+            headers[.allow] = allowed.joined(separator: ", ")
+            return ControlProblem.response(
+                status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
+                detail: "\(request.method) is not allowed on \(request.uri.path); allowed: \(allowed.joined(separator: ", "))", headers: headers
+            )
         case let error as HTTPError:
             let code: GatewayError.Code =
                 switch error.status {
@@ -62,6 +95,10 @@ struct EdgeMiddleware: RouterMiddleware {
                 default: .internalError
                 }
             gatewayError = GatewayError(code, error.body ?? "\(error.status)", status: error.status == .methodNotAllowed ? .methodNotAllowed : nil)
+        case let error as any HTTPResponseError:
+            // The simulator's control problems and other errors that know their response.
+            if let response = try? error.response(from: request, context: context) { return response }
+            gatewayError = GatewayError.from(error)
         default:
             gatewayError = GatewayError.from(error)
         }
