@@ -63,6 +63,8 @@ let package = Package(
             dependencies: [
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTransport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -175,6 +177,7 @@ let package = Package(
                 "SDLClient",
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTransport",
                 "HeadUnitSimulator",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
