@@ -77,6 +77,7 @@ let package = Package(
             dependencies: [
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTransport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
