@@ -75,7 +75,11 @@ public enum SDLTransportClient {
                     }
                     let upgraded = try configureUpgrade(channel, address: address, maximumMessageSize: configuration.maximumMessageSize)
                     let timeout = channel.eventLoop.scheduleTask(in: configuration.connectTimeout) { channel.close(promise: nil) }
-                    upgraded.whenComplete { _ in timeout.cancel() }
+                    upgraded.whenComplete { result in
+                        timeout.cancel()
+                        // A failed upgrade leaves nobody to close the connection.
+                        if case .failure = result { channel.close(promise: nil) }
+                    }
                     return upgraded
                 }
             }
