@@ -15,11 +15,13 @@ let package = Package(
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "HeadUnitSimulator", targets: ["HeadUnitSimulator"]),
+        .library(name: "SDLTransport", targets: ["SDLTransport"]),
         .library(name: "SDLClient", targets: ["SDLClient"]),
         .library(name: "Gateway", targets: ["Gateway"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.5.0"),
@@ -43,12 +45,26 @@ let package = Package(
             dependencies: ["SDLProtocol"],
             swiftSettings: swiftSettings
         ),
+        // The byte channel to a head unit: tcp, ws and wss (SDL Core's WebSocket server for apps).
+        .target(
+            name: "SDLTransport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // One SDL app session to a head unit: connection, negotiation, requests, state, reconnection.
         .target(
             name: "SDLClient",
             dependencies: [
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTransport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -61,6 +77,7 @@ let package = Package(
             dependencies: [
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTransport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -144,11 +161,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SDLTransportTests",
+            dependencies: [
+                "SDLTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "SDLClientTests",
             dependencies: [
                 "SDLClient",
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTransport",
                 "HeadUnitSimulator",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

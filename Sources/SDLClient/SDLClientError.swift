@@ -8,6 +8,9 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
 
         /// The transport connection could not be opened.
         public static let connectFailed = Code(rawValue: "connectFailed")
+        /// A ws/wss head unit address answered the HTTP/1.1 upgrade without switching to
+        /// WebSocket: not SDL Core's WebSocket server for apps (SDL-PROTOCOL.md §e).
+        public static let webSocketUpgradeFailed = Code(rawValue: "webSocketUpgradeFailed")
         /// The head unit refused to start the RPC service (StartServiceNAK).
         public static let startServiceRejected = Code(rawValue: "startServiceRejected")
         /// The head unit answered with a protocol version this client cannot speak.

@@ -9,22 +9,28 @@ import ServiceLifecycle
 import UnixSignals
 import SimulatorControl
 
-/// `sdl-gateway simulate`: a head unit (SDL Core, its HMI and a vehicle) on a TCP port, with a
-/// JSON control API beside it.
+/// `sdl-gateway simulate`: a head unit (SDL Core, its HMI and a vehicle) on a TCP port and,
+/// optionally, a WebSocket port (SDL Core's WebSocket server for apps), with a JSON control API
+/// beside it.
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Run a simulated head unit that speaks the SDL protocol like SDL Core 8.2.",
         discussion: """
-            Apps connect to --listen as they would to SDL Core's TCP port. The control API on --control \
+            Apps connect to --listen as they would to SDL Core's TCP port, and to --ws-listen (off unless \
+            given) as they would to Core's WebSocket server for apps (ws://, one SDL frame per binary \
+            message, any path); both reach the same head unit. The control API on --control \
             (JSON over HTTP) changes HMI levels, presses buttons, answers interactions, sets vehicle data \
             and injects faults. Every option can also come from an environment variable: \
-            SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_CONTROL, SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE …
+            SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN, SDL_SIMULATOR_CONTROL, SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE …
             """
     )
 
     @Option(help: "Where apps connect (host:port; port 0 picks one).")
     var listen: String = ProcessInfo.processInfo.environment["SDL_SIMULATOR_LISTEN"] ?? "127.0.0.1:12345"
+
+    @Option(help: "Where apps connect over WebSocket (ws://, host:port; port 0 picks one; off unless given).")
+    var wsListen: String? = ProcessInfo.processInfo.environment["SDL_SIMULATOR_WS_LISTEN"]
 
     @Option(help: "Where the control API listens (host:port; port 0 picks one).")
     var control: String = ProcessInfo.processInfo.environment["SDL_SIMULATOR_CONTROL"] ?? "127.0.0.1:12346"
@@ -61,6 +67,7 @@ struct SimulateCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try HostPort(listen, option: "--listen")
         _ = try HostPort(control, option: "--control")
+        if let wsListen { _ = try HostPort(wsListen, option: "--ws-listen") }
         guard timeScale > 0, timeScale <= 1000 else { throw ValidationError("--time-scale must be above 0 and at most 1000.") }
         guard traceSpeed > 0, traceSpeed <= 1000 else { throw ValidationError("--trace-speed must be above 0 and at most 1000.") }
     }
@@ -83,8 +90,14 @@ struct SimulateCommand: AsyncParsableCommand {
             },
             logger: logger
         )
-        let service = SimulatorService(simulator: simulator, host: sdl.host, port: sdl.port) { address in
-            announce("SDL head unit on \(sdl.host):\(address.port ?? sdl.port)")
+        let webSocket = try wsListen.map { try HostPort($0, option: "--ws-listen") }
+        var listeners: [SimulatedHeadUnit.Listener] = [.tcp(host: sdl.host, port: sdl.port)]
+        if let webSocket { listeners.append(.webSocket(host: webSocket.host, port: webSocket.port)) }
+        let service = SimulatorService(simulator: simulator, listeners: listeners) { addresses in
+            announce("SDL head unit on \(sdl.host):\(addresses.first?.port ?? sdl.port)")
+            if let webSocket, addresses.count > 1 {
+                announce("SDL WebSocket on \(webSocket.host):\(addresses[1].port ?? webSocket.port)")
+            }
         }
         let group = ServiceGroup(
             configuration: .init(services: [service, controlApp], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

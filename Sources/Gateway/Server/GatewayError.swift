@@ -117,7 +117,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         let code: Code =
             switch error.code {
             case .notConnected, .closed: .notConnected
-            case .connectFailed, .linkLost: .linkLost
+            case .connectFailed, .webSocketUpgradeFailed, .linkLost: .linkLost
             case .timedOut: .timedOut
             case .rateLimited: .rateLimited
             case .notPermitted: .notPermitted

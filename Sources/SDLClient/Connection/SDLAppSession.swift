@@ -73,7 +73,7 @@ public final class SDLAppSession: Sendable {
 
     /// Keeps the app registered until ``close()``.
     public func run() async {
-        publish(.connecting, detail: "\(configuration.host):\(configuration.port)")
+        publish(.connecting, detail: "\(configuration.address)")
         while !state.withLock({ $0.closing }) {
             var configuration = self.configuration
             let connection = state.withLock { state -> SDLConnection in

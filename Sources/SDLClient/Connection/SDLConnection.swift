@@ -1,14 +1,21 @@
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import SDLProtocol
 import SDLSpec
+import SDLTransport
 import Synchronization
 
-/// One SDL app session over one TCP connection to a head unit (SDL Core's app port, 12345): it
-/// connects, negotiates the protocol (``SDLSessionStateMachine``), registers the app, carries
-/// requests with deadlines, keeps the app's state (``SDLAppStateTracker``) and ends with
-/// UnregisterAppInterface and EndService.
+/// One SDL app session over one transport connection to a head unit: SDL Core's TCP app port
+/// (12345) or its WebSocket server for apps (ws/wss, 2020; SDL-PROTOCOL.md §e "Ports and
+/// transports"). It connects, negotiates the protocol (``SDLSessionStateMachine``), registers the
+/// app, carries requests with deadlines, keeps the app's state (``SDLAppStateTracker``) and ends
+/// with UnregisterAppInterface and EndService.
+///
+/// Every SDL frame is written as its own buffer, and all the frames of one message with a single
+/// flush: over WebSocket each frame is then one binary message, as Core sends them (§e "WebSocket
+/// server for apps"); over TCP the bytes are the same stream as before.
 ///
 /// A connection is one-shot (STYLE.md example 6): when the link goes, every pending request fails
 /// at once with ``SDLClientError/Code/linkLost`` and ``run()`` returns; a supervisor owns
@@ -16,8 +23,12 @@ import Synchronization
 /// and continuations between them and the socket.
 public final class SDLConnection: Sendable {
     public struct Configuration: Sendable {
-        public var host: String
-        public var port: Int
+        /// Where the head unit listens: `tcp://host:port`, `ws://host:port[/path]` or
+        /// `wss://host:port[/path]` (``SDLTransportAddress``).
+        public var address: SDLTransportAddress
+        /// The TLS client configuration for `wss`: trust roots for Core's CA, and the client
+        /// certificate and key Core's TLS WebSocket server requires. Unused for tcp and ws.
+        public var tlsConfiguration: TLSConfiguration
         public var app: SDLAppConfiguration
         public var catalog: SDLCatalog
         public var session: SDLSessionStateMachine.Configuration
@@ -30,6 +41,19 @@ public final class SDLConnection: Sendable {
         /// How long connecting and negotiating may take.
         public var connectTimeout: TimeAmount
 
+        /// The head unit's host, from ``address``.
+        public var host: String {
+            get { address.host }
+            set { address.host = newValue }
+        }
+
+        /// The head unit's port, from ``address``.
+        public var port: Int {
+            get { address.port }
+            set { address.port = newValue }
+        }
+
+        /// A head unit on SDL Core's TCP transport at `host:port`.
         public init(
             host: String = "127.0.0.1",
             port: Int = 12345,
@@ -42,8 +66,34 @@ public final class SDLConnection: Sendable {
             checksPermissions: Bool = true,
             connectTimeout: TimeAmount = .seconds(10)
         ) {
-            self.host = host
-            self.port = port
+            self.init(
+                address: .tcp(host: host, port: port),
+                app: app,
+                catalog: catalog,
+                session: session,
+                deadlines: deadlines,
+                rateLimits: rateLimits,
+                validatesRequests: validatesRequests,
+                checksPermissions: checksPermissions,
+                connectTimeout: connectTimeout
+            )
+        }
+
+        /// A head unit at `address`, over any transport.
+        public init(
+            address: SDLTransportAddress,
+            tlsConfiguration: TLSConfiguration = .makeClientConfiguration(),
+            app: SDLAppConfiguration,
+            catalog: SDLCatalog = .builtIn,
+            session: SDLSessionStateMachine.Configuration = .default,
+            deadlines: SDLRequestDeadlines = SDLRequestDeadlines(),
+            rateLimits: SDLRequestRateLimiter.Configuration = .default,
+            validatesRequests: Bool = true,
+            checksPermissions: Bool = true,
+            connectTimeout: TimeAmount = .seconds(10)
+        ) {
+            self.address = address
+            self.tlsConfiguration = tlsConfiguration
             self.app = app
             self.catalog = catalog
             self.session = session
@@ -64,7 +114,8 @@ public final class SDLConnection: Sendable {
         var pending = SDLPendingRequests<Waiter>()
         var limiter: SDLRequestRateLimiter
         var tracker: SDLAppStateTracker
-        var outbound: AsyncStream<ByteBuffer>.Continuation?
+        /// One element per write: the frames of one message, one buffer each.
+        var outbound: AsyncStream<[ByteBuffer]>.Continuation?
         var established: CheckedContinuation<SDLSessionStateMachine.SessionParameters, any Error>?
         var parameters: SDLSessionStateMachine.SessionParameters?
         var registered = false
@@ -117,18 +168,16 @@ public final class SDLConnection: Sendable {
         }
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelOption(.socketOption(.so_keepalive), value: 1)
-                .channelOption(.connectTimeout, value: configuration.connectTimeout)
-                .connect(host: configuration.host, port: configuration.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    }
-                }
+            channel = try await SDLTransportClient.connect(
+                to: configuration.address,
+                configuration: .init(connectTimeout: configuration.connectTimeout, tlsConfiguration: configuration.tlsConfiguration)
+            )
+        } catch let error as SDLTransportError where error.code == .webSocketUpgradeRefused {
+            throw SDLClientError(.webSocketUpgradeFailed, error.detail)
         } catch {
-            throw SDLClientError(.connectFailed, "\(configuration.host):\(configuration.port): \(error)")
+            throw SDLClientError(.connectFailed, "\(configuration.address): \(error)")
         }
-        let (outboundBytes, outboundContinuation) = AsyncStream<ByteBuffer>.makeStream()
+        let (outboundBytes, outboundContinuation) = AsyncStream<[ByteBuffer]>.makeStream()
         let actions = state.withLock { state -> [SDLSessionStateMachine.Action]? in
             // close() may have come while connecting: then end here instead of starting.
             guard !state.machine.isClosed else { return nil }
@@ -155,7 +204,7 @@ public final class SDLConnection: Sendable {
 
     private func serve(
         _ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>,
-        outboundBytes: AsyncStream<ByteBuffer>,
+        outboundBytes: AsyncStream<[ByteBuffer]>,
         onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void
     ) async throws {
         try await channel.executeThenClose { inbound, outbound in
@@ -163,7 +212,8 @@ public final class SDLConnection: Sendable {
             // failure closed the outbound stream) and the reader (the head unit closed) do.
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 group.addTask {
-                    for await bytes in outboundBytes { try await outbound.write(bytes) }
+                    // One buffer per SDL frame, one flush per message.
+                    for await frames in outboundBytes { try await outbound.write(contentsOf: frames) }
                     return true
                 }
                 group.addTask {
@@ -323,11 +373,15 @@ public final class SDLConnection: Sendable {
         }
     }
 
+    /// Queues the frames, one buffer each: one WebSocket message per frame (SDL-PROTOCOL.md §e).
     private func write(_ frames: [SDLFrame]) {
         guard !frames.isEmpty else { return }
-        var bytes = ByteBuffer()
-        for frame in frames { bytes.writeSDLFrame(frame) }
-        _ = state.withLock { $0.outbound }?.yield(bytes)
+        let buffers = frames.map { frame in
+            var bytes = ByteBuffer()
+            bytes.writeSDLFrame(frame)
+            return bytes
+        }
+        _ = state.withLock { $0.outbound }?.yield(buffers)
     }
 
     private func execute(_ actions: [SDLSessionStateMachine.Action]) {

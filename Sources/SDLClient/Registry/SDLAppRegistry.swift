@@ -3,7 +3,8 @@ import Synchronization
 
 /// Many app sessions to one or more head units (ARCHITECTURE.md, the app resource and
 /// `POST`/`DELETE /v1/apps`): each ``SDLAppSession`` under a registry id, with its head unit
-/// address (`host:port`).
+/// address (`host:port` for tcp, `ws://host:port` for Core's WebSocket device;
+/// ``SDLAppRegistryIndex/headUnit(address:)``).
 ///
 /// All sessions of the gateway look like one device to SDL Core (SDL-PROTOCOL.md §e "Ports and
 /// transports"), so ``add(id:configuration:)`` refuses an app whose app id (`fullAppID` if set)
@@ -18,7 +19,8 @@ public final class SDLAppRegistry: Sendable {
     /// One app of the registry.
     public struct Entry: Sendable {
         public let id: String
-        /// `host:port`, the host lowercased.
+        /// ``SDLAppRegistryIndex/headUnit(address:)``: `host:port` or `ws://host:port`, the
+        /// host lowercased.
         public let headUnit: String
         public let session: SDLAppSession
     }
@@ -67,7 +69,7 @@ public final class SDLAppRegistry: Sendable {
     @discardableResult
     public func add(id: String? = nil, configuration: SDLConnection.Configuration) throws(SDLClientError) -> SDLAppSession {
         _ = try SDLRegistrationParameters.make(from: configuration.app, catalog: configuration.catalog)
-        let headUnit = SDLAppRegistryIndex.headUnit(host: configuration.host, port: configuration.port)
+        let headUnit = SDLAppRegistryIndex.headUnit(address: configuration.address)
         return try state.withLock { state throws(SDLClientError) -> SDLAppSession in
             guard !state.shuttingDown else {
                 throw SDLClientError(.closed, "the registry is shutting down")

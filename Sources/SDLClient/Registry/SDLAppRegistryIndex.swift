@@ -1,3 +1,5 @@
+import SDLTransport
+
 /// The pure bookkeeping of ``SDLAppRegistry``: which registry ids are taken, and which app ids and
 /// names each head unit already has from this gateway.
 ///
@@ -10,6 +12,12 @@
 ///
 /// Head units are told apart by their address as configured (`host:port`, the host lowercased);
 /// two spellings of one host (`localhost`, `127.0.0.1`) count as two head units.
+///
+/// Core puts every connection to its WebSocket server for apps on one virtual "WebEngine" device,
+/// apart from the TCP device of the same host (§e "WebSocket server for apps"). So a `ws://` or
+/// `wss://` address is a head unit of its own, `ws://host:port` (the path dropped: Core ignores
+/// it), even when tcp on the same host reaches the same Core: the same app may be registered once
+/// over each. ``headUnit(address:)`` makes these keys.
 public struct SDLAppRegistryIndex: Sendable, Hashable {
     /// What one registered app claims on its head unit.
     public struct Claim: Sendable, Hashable {
@@ -27,9 +35,17 @@ public struct SDLAppRegistryIndex: Sendable, Hashable {
 
     public init() {}
 
-    /// `host:port` with the host lowercased.
+    /// `host:port` with the host lowercased: a head unit on SDL Core's TCP transport.
     public static func headUnit(host: String, port: Int) -> String {
         "\(host.lowercased()):\(port)"
+    }
+
+    /// The head unit behind `address`: `host:port` for tcp (as ``headUnit(host:port:)``),
+    /// `ws://host:port` or `wss://host:port` for Core's WebSocket device; the host lowercased,
+    /// the path dropped.
+    public static func headUnit(address: SDLTransportAddress) -> String {
+        let device = headUnit(host: address.host.contains(":") ? "[\(address.host)]" : address.host, port: address.port)
+        return address.scheme == .tcp ? device : "\(address.scheme.rawValue)://\(device)"
     }
 
     /// The id Core keys the app by: `fullAppID` when present, otherwise `appID`, lowercased.
