@@ -101,6 +101,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "SDLClient",
+                "SDLTransport",
                 "SDLProtocol",
                 "SDLSpec",
                 "HeadUnitSimulator",
@@ -135,6 +136,7 @@ let package = Package(
                 "SimulatorControl",
                 "Gateway",
                 "SDLClient",
+                "SDLTransport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -213,6 +215,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
+                "SDLTransport",
                 "SDLClient",
                 "SDLProtocol",
                 "HeadUnitSimulator",

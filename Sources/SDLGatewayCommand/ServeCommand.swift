@@ -11,6 +11,7 @@ import NIOPosix
 import Prometheus
 import SDLClient
 import SDLSpec
+import SDLTransport
 import ServiceLifecycle
 import SimulatorControl
 import UnixSignals
@@ -34,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The head unit's app port (tcp://host:port). Default tcp://127.0.0.1:12345.")
     var core: String?
+
+    @Option(name: .customLong("allow-core"), help: "Another head unit (tcp://, ws:// or wss:// URL) that POST /v1/apps may name as its core. Repeatable.")
+    var allowedCores: [String] = []
 
     @Flag(help: "Run the head-unit simulator in-process (auto-activate, open policy) and use it as the head unit.")
     var simulate = false
@@ -76,14 +80,16 @@ struct ServeCommand: AsyncParsableCommand {
             headUnit.catalog = settings.catalog
             let simulated = SimulatedHeadUnit(configuration: headUnit, logger: logger)
             let port = try await Self.freeLoopbackPort()
-            coreAddress = CoreAddress(host: "127.0.0.1", port: port)
+            coreAddress = SDLTransportAddress.tcp(host: "127.0.0.1", port: port)
             services.append(SimulatorService(simulator: simulated, host: "127.0.0.1", port: port) { address in
                 announce("SDL head unit (simulated) on 127.0.0.1:\(address.port ?? port)")
             })
             simulator = simulated
         }
         let hub = EventHub(limits: settings.configuration.events)
-        let apps = GatewayApps(options: .init(defaultCore: coreAddress, catalog: settings.catalog), hub: hub, logger: logger)
+        let apps = GatewayApps(
+            options: .init(defaultCore: coreAddress, catalog: settings.catalog, allowedCores: settings.allowedCores), hub: hub, logger: logger
+        )
         services.append(apps)
         for startup in settings.configuration.startupApps {
             _ = try await apps.create(id: startup.id, core: startup.core, app: startup.app, wait: false)

@@ -5,6 +5,7 @@ import Logging
 import SDLClient
 import SDLProtocol
 import SDLSpec
+import SDLTransport
 
 /// The settings of `serve`, each from the command line, else the environment, else the config
 /// file, else its default. The config file is JSON:
@@ -19,7 +20,8 @@ import SDLSpec
 /// ```
 struct ServeSettings {
     var listen: HostPort
-    var core: CoreAddress
+    var core: SDLTransportAddress
+    var allowedCores: [SDLTransportAddress] = []
     var simulate: Bool
     var logLevel: Logger.Level
     var catalog: SDLCatalog
@@ -34,12 +36,22 @@ struct ServeSettings {
             option || environment[variable] == "1" || environment[variable] == "true" || file[key]?.boolValue == true
         }
         listen = try HostPort(setting(command.listen, "SDL_GATEWAY_LISTEN", "listen") ?? "127.0.0.1:8080", option: "--listen")
-        do {
-            core = try CoreAddress(setting(command.core, "SDL_GATEWAY_CORE", "core") ?? "tcp://127.0.0.1:12345")
+        do throws(SDLTransportError) {
+            core = try SDLTransportAddress(setting(command.core, "SDL_GATEWAY_CORE", "core") ?? "tcp://127.0.0.1:12345")
         } catch {
             throw ValidationError("--core: \(error.detail)")
         }
         simulate = flag(command.simulate, "SDL_GATEWAY_SIMULATE", "simulate")
+        let cores = !command.allowedCores.isEmpty ? command.allowedCores
+            : environment["SDL_GATEWAY_ALLOW_CORES"].map { $0.split(separator: ",").map(String.init) }
+            ?? (file["allowedCores"]?.arrayValue ?? []).compactMap(\.stringValue)
+        for text in cores {
+            do throws(SDLTransportError) {
+                allowedCores.append(try SDLTransportAddress(text))
+            } catch {
+                throw ValidationError("--allow-core: \(error.detail)")
+            }
+        }
         let level = command.logLevel?.rawValue ?? environment["SDL_GATEWAY_LOG_LEVEL"] ?? file["logLevel"]?.stringValue ?? "info"
         guard let logLevel = Logger.Level(rawValue: level) else { throw ValidationError("log level \(level) is not one of trace … critical") }
         self.logLevel = logLevel

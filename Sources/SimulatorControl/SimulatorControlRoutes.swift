@@ -8,6 +8,8 @@ import SDLProtocol
 public struct SimulatorControlRoutes: Sendable {
     /// Control bodies are small: an HMI change, a button, vehicle data, a fault.
     public static let maximumBodySize = 64 * 1024
+    /// The longest response delay a fault may ask for: 10 minutes, in milliseconds.
+    public static let maximumFaultDelay: Int64 = 600_000
 
     let simulator: SimulatedHeadUnit
 
@@ -35,7 +37,7 @@ public struct SimulatorControlRoutes: Sendable {
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let appID = try context.parameters.require("appID")
-            let body = try await Self.body(request)
+            let body = try await Self.body(request, allowed: ["hmiLevel", "audioStreamingState", "systemContext"])
             let level = try Self.string(body, "hmiLevel")
             let audio = try Self.string(body, "audioStreamingState")
             let systemContext = try Self.string(body, "systemContext")
@@ -53,7 +55,7 @@ public struct SimulatorControlRoutes: Sendable {
             guard let commandID = Int64(try context.parameters.require("cmdID")) else {
                 throw ControlProblem.invalidBody("cmdID must be an integer")
             }
-            let body = try await Self.body(request, optional: true)
+            let body = try await Self.body(request, optional: true, allowed: ["triggerSource"])
             let source = try Self.string(body, "triggerSource") ?? "MENU"
             return try simulator.perform { unit, now in
                 let actions = try Self.control { try unit.triggerCommand(appID: appID, commandID: commandID, triggerSource: source, now: now) }
@@ -62,10 +64,10 @@ public struct SimulatorControlRoutes: Sendable {
         }
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
             let appID = try context.parameters.require("appID")
-            let body = try await Self.body(request)
+            let body = try await Self.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource"])
             let answer = InteractionAnswer(
-                choiceID: body["choiceID"]?.intValue,
-                sliderPosition: body["sliderPosition"]?.intValue,
+                choiceID: try Self.int(body, "choiceID"),
+                sliderPosition: try Self.int(body, "sliderPosition"),
                 resultCode: try Self.string(body, "result"),
                 triggerSource: try Self.string(body, "triggerSource")
             )
@@ -75,10 +77,10 @@ public struct SimulatorControlRoutes: Sendable {
         }
         router.post("buttons/:name/press") { request, context -> SDLJSON in
             let name = try context.parameters.require("name")
-            let body = try await Self.body(request, optional: true)
+            let body = try await Self.body(request, optional: true, allowed: ["mode", "appID", "softButtonID"])
             let mode = try Self.string(body, "mode") ?? "SHORT"
             let appID = try Self.string(body, "appID")
-            let softButtonID = body["softButtonID"]?.intValue
+            let softButtonID = try Self.int(body, "softButtonID")
             return try simulator.perform { unit, now in
                 let (notified, actions) = try Self.control { try unit.pressButton(name, mode: mode, appID: appID, softButtonID: softButtonID, now: now) }
                 return (["button": .string(name), "mode": .string(mode), "notified": .array(notified.map { .string($0) })], actions)
@@ -88,7 +90,7 @@ public struct SimulatorControlRoutes: Sendable {
             ["state": .string(simulator.snapshot.driverDistraction)]
         }
         router.put("driver-distraction") { request, _ -> SDLJSON in
-            let body = try await Self.body(request)
+            let body = try await Self.body(request, allowed: ["state"])
             guard let state = try Self.string(body, "state") else { throw ControlProblem.invalidBody("state is required") }
             return try simulator.perform { unit, now in
                 (["state": .string(state)], try Self.control { try unit.setDriverDistraction(state, now: now) })
@@ -117,14 +119,21 @@ public struct SimulatorControlRoutes: Sendable {
             .array(simulator.snapshot.faults.faults.map(\.json))
         }
         router.post("faults") { request, _ -> Response in
-            let body = try await Self.body(request)
+            let body = try await Self.body(request, allowed: ["function", "delayMs", "resultCode", "hang", "dropConnection", "malformedFrame", "burst"])
             let function = try Self.string(body, "function")
+            if let delay = try Self.int(body, "delayMs"), !(0...Self.maximumFaultDelay).contains(delay) {
+                throw ControlProblem.invalidBody("delayMs must be 0...\(Self.maximumFaultDelay)")
+            }
             var added: [SDLJSON] = []
             try simulator.perform { unit, now in
                 var actions: [HeadUnitAction] = []
-                if case .object(let burst)? = body["burst"] {
-                    guard let name = burst["notification"]?.stringValue, let count = burst["count"]?.intValue else {
-                        throw ControlProblem.invalidBody("burst needs notification and count")
+                if let burstValue = body["burst"] {
+                    guard case .object(let burst) = burstValue, let name = burst["notification"]?.stringValue, let count = burst["count"]?.intValue,
+                        burst["appID"] == nil || burst["appID"]?.stringValue != nil,
+                        burst["params"] == nil || burst["params"]?.objectValue != nil,
+                        burst["ratePerSecond"] == nil || burst["ratePerSecond"]?.doubleValue != nil
+                    else {
+                        throw ControlProblem.invalidBody("burst needs notification (string) and count (integer); appID is a string, params an object, ratePerSecond a number")
                     }
                     actions = try Self.control {
                         try unit.burst(
@@ -136,11 +145,11 @@ public struct SimulatorControlRoutes: Sendable {
                 }
                 let fault = Fault(
                     function: function,
-                    delay: body["delayMs"]?.intValue.map { .milliseconds($0) },
+                    delay: try Self.int(body, "delayMs").map { .milliseconds($0) },
                     resultCode: try Self.string(body, "resultCode"),
-                    hang: body["hang"]?.boolValue ?? false,
-                    dropConnection: body["dropConnection"]?.boolValue ?? false,
-                    malformedFrame: body["malformedFrame"]?.boolValue ?? false
+                    hang: try Self.bool(body, "hang") ?? false,
+                    dropConnection: try Self.bool(body, "dropConnection") ?? false,
+                    malformedFrame: try Self.bool(body, "malformedFrame") ?? false
                 )
                 if fault.delay != nil || fault.resultCode != nil || fault.hang || fault.dropConnection || fault.malformedFrame {
                     try Self.control { try unit.addFault(fault) }
@@ -166,11 +175,27 @@ public struct SimulatorControlRoutes: Sendable {
         }
     }
 
-    static func body(_ request: Request, optional: Bool = false) async throws -> SDLJSON {
+    /// The JSON object body; with `allowed`, a member not in it is refused (a typo is never
+    /// silently ignored).
+    static func body(_ request: Request, optional: Bool = false, allowed: Set<String>? = nil) async throws -> SDLJSON {
+        let body = try await body(request, optional: optional)
+        if let allowed, let unknown = Set(body.objectValue?.keys ?? [:].keys).subtracting(allowed).sorted().first {
+            throw ControlProblem.invalidBody("unknown member \(unknown); expected \(allowed.sorted().joined(separator: ", "))")
+        }
+        return body
+    }
+
+    static func body(_ request: Request, optional: Bool) async throws -> SDLJSON {
         let buffer = try await request.body.collect(upTo: maximumBodySize)
         if buffer.readableBytes == 0 {
             if optional { return [:] }
             throw ControlProblem.invalidBody("a JSON object is required")
+        }
+        guard JSONContentType.accepts(request.headers[.contentType]) else {
+            throw ControlProblem(
+                status: .unsupportedMediaType, code: "unsupported-media-type", title: "Unsupported media type",
+                detail: "send JSON bodies with Content-Type: application/json"
+            )
         }
         do {
             let value = try SDLJSON.parse(buffer)
@@ -179,6 +204,18 @@ public struct SimulatorControlRoutes: Sendable {
         } catch let error as SDLProtocolError {
             throw ControlProblem.invalidBody("\(error)")
         }
+    }
+
+    static func int(_ body: SDLJSON, _ key: String) throws -> Int64? {
+        guard let value = body[key] else { return nil }
+        guard let number = value.intValue else { throw ControlProblem.invalidBody("\(key) must be an integer") }
+        return number
+    }
+
+    static func bool(_ body: SDLJSON, _ key: String) throws -> Bool? {
+        guard let value = body[key] else { return nil }
+        guard let flag = value.boolValue else { throw ControlProblem.invalidBody("\(key) must be a boolean") }
+        return flag
     }
 
     static func string(_ body: SDLJSON, _ key: String) throws -> String? {

@@ -7,11 +7,15 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import SDLProtocol
+import SDLTransport
 import Testing
 
 /// A gateway in front of a simulated head unit on loopback, under HummingbirdTesting: the same
 /// routers `sdl-gateway serve` builds.
 enum GatewayHarness {
+    /// The simulator's WebSocket listener (SDL Core's WebEngine transport) while a body runs.
+    @TaskLocal static var webSocketPort: Int?
+
     static func withGateway(
         _ configuration: GatewayConfiguration = GatewayConfiguration(),
         policy: SimulatorPolicy = .open,
@@ -22,9 +26,13 @@ enum GatewayHarness {
             configuration: HeadUnitConfiguration(policy: policy, autoActivate: true, autoActivateDelay: .milliseconds(20), timeScale: 0.01),
             logger: Logger(label: "test")
         )
-        try await simulator.withListening { port in
+        try await simulator.withListening([.tcp(host: "127.0.0.1", port: 0), .webSocket(host: "127.0.0.1", port: 0)]) { ports in
+            let port = ports[0]
             let apps = GatewayApps(
-                options: .init(defaultCore: CoreAddress(host: "127.0.0.1", port: port), registrationWait: .seconds(5), shutdownGracePeriod: .seconds(2)),
+                options: .init(
+                    defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: port), registrationWait: .seconds(5), shutdownGracePeriod: .seconds(2),
+                    allowedCores: [SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: ports[1])]
+                ),
                 hub: EventHub(limits: configuration.events),
                 logger: Logger(label: "test")
             )
@@ -35,7 +43,9 @@ enum GatewayHarness {
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 services: [apps]
             )
-            try await application.test(mode) { client in try await body(client, simulator, apps) }
+            try await $webSocketPort.withValue(ports[1]) {
+                try await application.test(mode) { client in try await body(client, simulator, apps) }
+            }
         }
     }
 
@@ -43,6 +53,8 @@ enum GatewayHarness {
     @discardableResult
     static func createApp(_ client: any TestClientProtocol, id: String = "demo", appID: String? = nil, headers: HTTPFields = [:]) async throws -> SDLJSON {
         let body: SDLJSON = ["id": .string(id), "appName": .string("App \(id)"), "appID": .string(appID ?? "\(id)-app")]
+        var headers = headers
+        headers[.contentType] = "application/json"
         return try await client.execute(uri: "/v1/apps", method: .post, headers: headers, body: ByteBuffer(bytes: body.serializedBytes())) { response in
             #expect(response.status == .created, "create \(id): \(String(buffer: response.body))")
             return try SDLJSON.parse(response.body)
@@ -50,6 +62,8 @@ enum GatewayHarness {
     }
 
     static func json(_ value: SDLJSON) -> ByteBuffer { ByteBuffer(bytes: value.serializedBytes()) }
+
+    static let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 }
 
 extension TestResponse {

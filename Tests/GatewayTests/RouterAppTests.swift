@@ -40,6 +40,31 @@ struct RouterAppTests {
         }
     }
 
+    @Test("An app on ws:// (SDL Core's WebEngine WebSocket transport) registers and answers RPCs; a bad core URL is 400, one not allowed 403")
+    func webSocketCore() async throws {
+        try await H.withGateway { client, simulator, _ in
+            let port = try #require(H.webSocketPort)
+            let body: SDLJSON = ["id": "web", "appName": "Web", "appID": "web-app", "core": .string("ws://127.0.0.1:\(port)")]
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(body)) { response in
+                #expect(response.status == .created)
+                #expect(response.json?["core"] == .string("ws://127.0.0.1:\(port)/"))
+                #expect(response.json?["connection"] == "registered")
+            }
+            try await client.execute(uri: "/v1/apps/web/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "over ws"])) { response in
+                #expect(response.status == .ok)
+            }
+            #expect(simulator.snapshot.app(withID: "web-app")?.screen.show["mainField1"] == "over ws")
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["appName": "X", "appID": "x", "core": "http://nope"])) { response in
+                #expect(response.status == .badRequest)
+            }
+            // Only head units the operator named: never where a client asks.
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["appName": "X", "appID": "x", "core": "tcp://10.1.2.3:12345"])) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.problemType == "core-not-allowed")
+            }
+        }
+    }
+
     @Test("Create refuses bad bodies (400), duplicate ids and app ids (409) and what the spec forbids (422)")
     func createErrors() async throws {
         try await H.withGateway { client, _, _ in
@@ -51,16 +76,16 @@ struct RouterAppTests {
                 (["appName": "\t", "appID": "x"], 422, "invalid-parameters"),
             ]
             for (body, status, type) in cases {
-                try await client.execute(uri: "/v1/apps", method: .post, body: H.json(body)) { response in
+                try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(body)) { response in
                     #expect(response.status.code == status, "\(body)")
                     #expect(response.problemType == type, "\(body)")
                 }
             }
-            try await client.execute(uri: "/v1/apps", method: .post, body: ByteBuffer(string: "{not json")) { response in
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: ByteBuffer(string: "{not json")) { response in
                 #expect(response.status == .badRequest)
             }
             try await H.createApp(client, id: "one", appID: "same-app")
-            try await client.execute(uri: "/v1/apps", method: .post, body: H.json(["id": "two", "appName": "Other", "appID": "same-app"])) { response in
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["id": "two", "appName": "Other", "appID": "same-app"])) { response in
                 #expect(response.status == .conflict)
                 #expect(response.problemType == "app-exists")
             }
@@ -71,7 +96,7 @@ struct RouterAppTests {
     func rpc() async throws {
         try await H.withGateway { client, simulator, _ in
             try await H.createApp(client)
-            try await client.execute(uri: "/v1/apps/demo/rpc/Show", method: .post, body: H.json(["mainField1": "Hello"])) { response in
+            try await client.execute(uri: "/v1/apps/demo/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "Hello"])) { response in
                 #expect(response.status == .ok)
                 #expect(response.json?["resultCode"] == "SUCCESS")
                 #expect(Int(response.headers[.init("SDL-Correlation-ID")!] ?? "") != nil)
@@ -88,7 +113,7 @@ struct RouterAppTests {
                 ("/v1/apps/demo/rpc/AddCommand", ["cmdID": 1, "menuParams": ["menuName": "B"]], 422, "head-unit-error"),
             ]
             for (uri, body, status, type) in cases {
-                try await client.execute(uri: uri, method: .post, body: body.map(H.json)) { response in
+                try await client.execute(uri: uri, method: .post, headers: H.jsonHeaders, body: body.map(H.json)) { response in
                     #expect(response.status.code == status, "\(uri) \(String(buffer: response.body))")
                     if status != 200 { #expect(response.problemType == type, "\(uri)") }
                     if type == "head-unit-error" {
@@ -98,7 +123,7 @@ struct RouterAppTests {
                 }
             }
             // Without validation the head unit itself answers INVALID_DATA.
-            try await client.execute(uri: "/v1/apps/demo/rpc/Show?validate=false", method: .post, body: H.json(["mainField1": 123])) { response in
+            try await client.execute(uri: "/v1/apps/demo/rpc/Show?validate=false", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": 123])) { response in
                 #expect(response.status == .unprocessableContent)
                 #expect(response.json?["resultCode"] == "INVALID_DATA")
             }
@@ -113,7 +138,7 @@ struct RouterAppTests {
                 #expect(response.status == .forbidden)
                 #expect(["not-permitted", "head-unit-error"].contains(response.problemType ?? ""))
             }
-            try await client.execute(uri: "/v1/apps/demo/rpc/GetVehicleData?checkPermissions=false", method: .post, body: H.json(["speed": true])) { response in
+            try await client.execute(uri: "/v1/apps/demo/rpc/GetVehicleData?checkPermissions=false", method: .post, headers: H.jsonHeaders, body: H.json(["speed": true])) { response in
                 #expect(response.status == .forbidden)
                 #expect(response.json?["resultCode"] == "DISALLOWED")
             }
@@ -129,20 +154,20 @@ struct RouterAppTests {
                 ["function": "Show", "params": ["mainField1": 2]],
                 ["function": "ListFiles"],
             ]
-            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, body: H.json(["requests": requests])) { response in
+            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": requests])) { response in
                 let results = try #require(response.json?["results"]?.arrayValue)
                 #expect(results.map { $0["status"] } == [200, 422, 424])
                 #expect(results[2]["skipped"] == true)
                 #expect(results[1]["problem"]?["type"] == "urn:sdl-gateway:problem:invalid-parameters")
             }
-            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, body: H.json(["requests": requests, "stopOnError": false])) { response in
+            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": requests, "stopOnError": false])) { response in
                 #expect(response.json?["results"]?.arrayValue?.map { $0["status"] } == [200, 422, 200])
             }
-            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, body: H.json(["requests": requests, "mode": "concurrent"])) { response in
+            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": requests, "mode": "concurrent"])) { response in
                 #expect(response.json?["results"]?.arrayValue?.map { $0["function"] } == ["Show", "Show", "ListFiles"])
                 #expect(response.json?["results"]?.arrayValue?.map { $0["status"] } == [200, 422, 200])
             }
-            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, body: H.json(["requests": []])) { response in
+            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": []])) { response in
                 #expect(response.status == .badRequest)
             }
         }
@@ -157,7 +182,7 @@ struct RouterAppTests {
                 #expect(response.json?["rpm"]?.intValue != nil)
             }
             try await client.execute(uri: "/v1/apps/demo/vehicle-data", method: .get) { response in #expect(response.status == .badRequest) }
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data", method: .put, body: H.json(["names": ["speed", "rpm"]])) { response in
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data", method: .put, headers: H.jsonHeaders, body: H.json(["names": ["speed", "rpm"]])) { response in
                 #expect(response.status == .ok)
                 #expect(response.json?["speed"]?["resultCode"] == "SUCCESS")
             }
@@ -181,7 +206,7 @@ struct RouterAppTests {
         try await H.withGateway(GatewayConfiguration(limits: GatewayLimits(fileSize: 100_000))) { client, simulator, _ in
             try await H.createApp(client)
             let data = ByteBuffer(bytes: (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
-            try await client.execute(uri: "/v1/apps/demo/files/song.bin?chunkSize=32768&persistent=true", method: .put, body: data) { response in
+            try await client.execute(uri: "/v1/apps/demo/files/song.bin?chunkSize=32768&persistent=true", method: .put, headers: H.jsonHeaders, body: data) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 #expect(response.json?["chunks"] == 3)
                 #expect(response.json?["size"] == 70_000)
@@ -191,10 +216,10 @@ struct RouterAppTests {
             try await client.execute(uri: "/v1/apps/demo/files", method: .get) { response in
                 #expect(response.json?["files"] == ["song.bin"])
             }
-            try await client.execute(uri: "/v1/apps/demo/files/big.bin", method: .put, body: ByteBuffer(repeating: 0, count: 100_001)) { response in
+            try await client.execute(uri: "/v1/apps/demo/files/big.bin", method: .put, headers: H.jsonHeaders, body: ByteBuffer(repeating: 0, count: 100_001)) { response in
                 #expect(response.status == .contentTooLarge)
             }
-            try await client.execute(uri: "/v1/apps/demo/files/x.bin?fileType=EXE", method: .put, body: ByteBuffer(string: "x")) { response in
+            try await client.execute(uri: "/v1/apps/demo/files/x.bin?fileType=EXE", method: .put, headers: H.jsonHeaders, body: ByteBuffer(string: "x")) { response in
                 #expect(response.status == .badRequest)
             }
             try await client.execute(uri: "/v1/apps/demo/files/song.bin", method: .delete) { response in #expect(response.status == .ok) }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import SDLProtocol
+import SDLTransport
 import Testing
 
 @Suite("HTTP API: health, readiness, contract, UI, auth, CORS and limits")
@@ -43,7 +44,7 @@ struct RouterMetaTests {
 
     @Test("Not ready while the head unit is unreachable: 503 with the reason")
     func notReady() async throws {
-        let apps = GatewayApps(options: .init(defaultCore: CoreAddress(host: "127.0.0.1", port: 1)), logger: .init(label: "test"))
+        let apps = GatewayApps(options: .init(defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: 1)), logger: .init(label: "test"))
         let application = Application(router: GatewayRouter(configuration: GatewayConfiguration(), apps: apps).makeRouter(), services: [apps])
         try await application.test(.router) { client in
             try await client.execute(uri: "/v1/ready", method: .get) { response in
@@ -68,7 +69,7 @@ struct RouterMetaTests {
             try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer reader-token"]) { response in
                 #expect(response.status == .ok)
             }
-            try await client.execute(uri: "/v1/apps", method: .post, headers: [.authorization: "Bearer reader-token"], body: H.json(["appName": "A", "appID": "a"])) { response in
+            try await client.execute(uri: "/v1/apps", method: .post, headers: [.authorization: "Bearer reader-token", .contentType: "application/json"], body: H.json(["appName": "A", "appID": "a"])) { response in
                 #expect(response.status == .forbidden)
                 #expect(response.problemType == "forbidden")
             }
@@ -102,11 +103,32 @@ struct RouterMetaTests {
         }
     }
 
+    @Test("A JSON body must say it is JSON (text/plain and none are what a cross-site page sends without a preflight): 415; curl's form type passes")
+    func contentType() async throws {
+        try await H.withGateway { client, _, _ in
+            let body = H.json(["appName": "A", "appID": "a"])
+            for type in ["text/plain", nil] {
+                let headers: HTTPFields = type.map { [.contentType: $0] } ?? [:]
+                try await client.execute(uri: "/v1/apps", method: .post, headers: headers, body: body) { response in
+                    #expect(response.status == .unsupportedMediaType)
+                    #expect(response.problemType == "unsupported-media-type")
+                }
+            }
+            try await client.execute(uri: "/v1/apps", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: body) { response in
+                #expect(response.status == .created)
+            }
+            // File uploads take any type.
+            try await client.execute(uri: "/v1/apps/a/files/x.txt", method: .put, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x")) { response in
+                #expect(response.status != .unsupportedMediaType)
+            }
+        }
+    }
+
     @Test("Limits: a JSON body over 1 MiB is 413; past the request rate 429 with Retry-After")
     func limits() async throws {
         try await H.withGateway(GatewayConfiguration(limits: GatewayLimits(requestsPerSecond: 1))) { client, _, _ in
             let large = ByteBuffer(repeating: UInt8(ascii: " "), count: GatewayLimits.defaultBodySize + 1)
-            try await client.execute(uri: "/v1/apps", method: .post, body: large) { response in
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: large) { response in
                 #expect(response.status == .contentTooLarge)
                 #expect(response.problemType == "body-too-large")
             }

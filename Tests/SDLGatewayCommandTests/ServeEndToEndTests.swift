@@ -51,7 +51,10 @@ struct ServeEndToEndTests {
     static func send(_ method: HTTPMethod, _ url: String, json: SDLJSON? = nil, body: ByteBuffer? = nil) async throws -> (status: Int, body: SDLJSON?) {
         var request = HTTPClientRequest(url: url)
         request.method = method
-        if let json { request.body = .bytes(ByteBuffer(bytes: json.serializedBytes())) }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: json.serializedBytes()))
+        }
         if let body { request.body = .bytes(body) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
         let bytes = try await response.body.collect(upTo: 16 << 20)

@@ -61,18 +61,18 @@ struct SimulatorControlRoutesTests {
     func hmi() async throws {
         let (app, simulator) = try Self.makeApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)) { response throws in
                 #expect(response.status == .ok)
                 #expect(try Self.json(response)["hmiLevel"] == "FULL")
             }
             #expect(simulator.snapshot.app(withID: "demo")?.hmiLevel == "FULL")
-            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, body: ByteBuffer(string: #"{"hmiLevel":"HALF"}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"HALF"}"#)) { response throws in
                 #expect(response.status == .unprocessableContent)
             }
-            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, body: ByteBuffer(string: #"{"hmiLevel":"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"#)) { response throws in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, body: ByteBuffer(string: #"{"hmiLevel":1}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":1}"#)) { response throws in
                 #expect(response.status == .badRequest)
             }
         }
@@ -82,26 +82,26 @@ struct SimulatorControlRoutesTests {
     func controls() async throws {
         let (app, _) = try Self.makeApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/simulator/buttons/OK/press", method: .post, body: ByteBuffer(string: #"{"mode":"LONG"}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/buttons/OK/press", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"mode":"LONG"}"#)) { response throws in
                 #expect(response.status == .ok)
                 #expect(try Self.json(response)["notified"] == [])
             }
             try await client.execute(uri: "/v1/simulator/buttons/NOPE/press", method: .post) { response throws in
                 #expect(response.status == .unprocessableContent)
             }
-            try await client.execute(uri: "/v1/simulator/driver-distraction", method: .put, body: ByteBuffer(string: #"{"state":"DD_ON"}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/driver-distraction", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"state":"DD_ON"}"#)) { response throws in
                 #expect(response.status == .ok)
             }
             try await client.execute(uri: "/v1/simulator/driver-distraction", method: .get) { response throws in
                 #expect(try Self.json(response) == ["state": "DD_ON"])
             }
-            try await client.execute(uri: "/v1/simulator/vehicle-data", method: .put, body: ByteBuffer(string: #"{"speed":42.5,"rpm":1800}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/vehicle-data", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"speed":42.5,"rpm":1800}"#)) { response throws in
                 #expect(response.status == .ok)
                 let data = try Self.json(response)
                 #expect(data["speed"] == 42.5)
                 #expect(data["rpm"] == 1800)
             }
-            try await client.execute(uri: "/v1/simulator/vehicle-data", method: .put, body: ByteBuffer(string: #"{"speed":"fast"}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/vehicle-data", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"speed":"fast"}"#)) { response throws in
                 #expect(response.status == .unprocessableContent)
             }
             try await client.execute(uri: "/v1/simulator/apps/demo/commands/7", method: .post) { response throws in
@@ -115,17 +115,17 @@ struct SimulatorControlRoutesTests {
     func faults() async throws {
         let (app, simulator) = try Self.makeApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, body: ByteBuffer(string: #"{"function":"Show","delayMs":250}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"function":"Show","delayMs":250}"#)) { response throws in
                 #expect(response.status == .created)
             }
             try await client.execute(uri: "/v1/simulator/faults", method: .get) { response throws in
                 #expect(try Self.json(response).arrayValue?.first?["delayMs"] == 250)
             }
             #expect(simulator.snapshot.faults.faults.count == 1)
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, body: ByteBuffer(string: #"{"function":"Nope","hang":true}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"function":"Nope","hang":true}"#)) { response throws in
                 #expect(response.status == .unprocessableContent)
             }
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, body: ByteBuffer(string: #"{}"#)) { response throws in
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{}"#)) { response throws in
                 #expect(response.status == .badRequest)
             }
             try await client.execute(uri: "/v1/simulator/faults", method: .delete) { response throws in

@@ -1,6 +1,7 @@
 import Foundation
 import SDLClient
 import SDLProtocol
+import SDLTransport
 
 /// The body of `POST /v1/apps`: RegisterAppInterface parameters (ARCHITECTURE.md; MOBILE_API.xml
 /// 8.0.0, SDL-PROTOCOL.md §f) with the spec's defaults filled in, plus the gateway's own `id`,
@@ -14,7 +15,7 @@ public struct AppCreateBody: Sendable {
     ]
 
     public var id: String?
-    public var core: CoreAddress?
+    public var core: SDLTransportAddress?
     public var wait: Bool
     public var app: SDLAppConfiguration
 
@@ -26,7 +27,13 @@ public struct AppCreateBody: Sendable {
         if let id, !Self.isValidID(id) {
             throw GatewayError(.invalidBody, "id must be 1-64 of A-Z a-z 0-9 . _ -")
         }
-        core = try Self.string(body, "core").map { text throws(GatewayError) in try CoreAddress(text) }
+        core = try Self.string(body, "core").map { text throws(GatewayError) in
+            do throws(SDLTransportError) {
+                return try SDLTransportAddress(text)
+            } catch {
+                throw GatewayError(.invalidBody, "core: \(error.detail)")
+            }
+        }
         wait = try Self.bool(body, "wait") ?? true
         guard let appName = try Self.string(body, "appName"), let appID = try Self.string(body, "appID") else {
             throw GatewayError(.invalidBody, "appName and appID are required")

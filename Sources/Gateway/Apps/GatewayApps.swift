@@ -4,6 +4,7 @@ import Metrics
 import SDLClient
 import SDLProtocol
 import SDLSpec
+import SDLTransport
 import ServiceLifecycle
 import Synchronization
 
@@ -15,7 +16,10 @@ import Synchronization
 public final class GatewayApps: Service, Sendable {
     public struct Options: Sendable {
         /// The head unit of apps created without `core`.
-        public var defaultCore: CoreAddress
+        public var defaultCore: SDLTransportAddress
+        /// Other head units an app may name as its `core` (the default one always may): the
+        /// gateway never connects where its operator did not say, whatever a client asks.
+        public var allowedCores: [SDLTransportAddress]
         public var catalog: SDLCatalog
         /// How long `POST /v1/apps` waits for the registration (default 10 s).
         public var registrationWait: Duration
@@ -24,23 +28,30 @@ public final class GatewayApps: Service, Sendable {
         public var shutdownGracePeriod: Duration
 
         public init(
-            defaultCore: CoreAddress = CoreAddress(host: "127.0.0.1", port: 12345),
+            defaultCore: SDLTransportAddress = SDLTransportAddress.tcp(host: "127.0.0.1", port: 12345),
             catalog: SDLCatalog = .builtIn,
             registrationWait: Duration = .seconds(10),
             backoff: SDLBackoff = SDLBackoff(),
-            shutdownGracePeriod: Duration = .seconds(4)
+            shutdownGracePeriod: Duration = .seconds(4),
+            allowedCores: [SDLTransportAddress] = []
         ) {
             self.defaultCore = defaultCore
+            self.allowedCores = allowedCores
             self.catalog = catalog
             self.registrationWait = registrationWait
             self.backoff = backoff
             self.shutdownGracePeriod = shutdownGracePeriod
         }
+
+        /// Whether an app may use the head unit at `core` (scheme, host and port; any path).
+        public func allows(_ core: SDLTransportAddress) -> Bool {
+            ([defaultCore] + allowedCores).contains { $0.scheme == core.scheme && $0.host.lowercased() == core.host.lowercased() && $0.port == core.port }
+        }
     }
 
     /// What the gateway knows about an app beyond its session.
     private struct AppInfo: Sendable {
-        var core: CoreAddress
+        var core: SDLTransportAddress
         var files: Set<String> = []
         var spaceAvailable: Int64?
         /// Registered once or closed: `POST /v1/apps` stops waiting.
@@ -156,9 +167,12 @@ public final class GatewayApps: Service, Sendable {
     /// Adds an app and, with `wait`, waits until it registered (or closed, or the wait passed).
     /// A registration the head unit refuses removes the app and throws
     /// ``GatewayError/Code/registrationFailed`` with its reason.
-    public func create(id: String?, core: CoreAddress?, app: SDLAppConfiguration, wait: Bool = true) async throws(GatewayError) -> String {
+    public func create(id: String?, core: SDLTransportAddress?, app: SDLAppConfiguration, wait: Bool = true) async throws(GatewayError) -> String {
         let core = core ?? options.defaultCore
-        let configuration = SDLConnection.Configuration(host: core.host, port: core.port, app: app, catalog: options.catalog)
+        guard options.allows(core) else {
+            throw GatewayError(.coreNotAllowed, "core \(core) is not one of the head units this gateway may use (--core, --allow-core)")
+        }
+        let configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog)
         let id = try state.withLock { state throws(GatewayError) -> String in
             let session: SDLAppSession
             do throws(SDLClientError) {

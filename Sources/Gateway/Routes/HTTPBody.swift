@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import SDLProtocol
+import SimulatorControl
 
 /// Reading request bodies and writing JSON responses, with the API's limits.
 enum HTTPBody {
@@ -15,6 +16,9 @@ enum HTTPBody {
         if buffer.readableBytes == 0 {
             guard optional else { throw GatewayError(.invalidBody, "a JSON body is required") }
             return [:]
+        }
+        guard JSONContentType.accepts(request.headers[.contentType]) else {
+            throw GatewayError(.unsupportedMediaType, "send JSON bodies with Content-Type: application/json (got \(request.headers[.contentType] ?? "none"))")
         }
         do {
             return try SDLJSON.parse(buffer)

@@ -5,6 +5,7 @@ import NIOPosix
 import Prometheus
 import SDLClient
 import SDLProtocol
+import SDLTransport
 
 /// `GET /v1/health`, `GET /v1/ready`, `GET /metrics`, `GET /openapi.yaml`.
 struct MetaRoutes: Sendable {

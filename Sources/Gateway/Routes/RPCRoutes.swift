@@ -93,6 +93,7 @@ struct RPCRoutes: Sendable {
         var items: [Item]
 
         init(_ body: [String: SDLJSON]) throws(GatewayError) {
+            if let mode = body["mode"], mode.stringValue == nil { throw GatewayError(.invalidBody, "mode must be sequential or concurrent") }
             switch body["mode"]?.stringValue ?? "sequential" {
             case "sequential": concurrent = false
             case "concurrent": concurrent = true
@@ -108,7 +109,12 @@ struct RPCRoutes: Sendable {
                     throw GatewayError(.invalidBody, "requests[\(index)].function must be a string")
                 }
                 let timeout = item["timeout"]
-                guard timeout == nil || timeout?.intValue != nil else { throw GatewayError(.invalidBody, "requests[\(index)].timeout must be an integer") }
+                guard timeout == nil || timeout?.intValue.map({ (1...RPCExecutor.maximumTimeout).contains($0) }) == true else {
+                    throw GatewayError(.invalidBody, "requests[\(index)].timeout must be an integer 1...\(RPCExecutor.maximumTimeout) (ms)")
+                }
+                guard item["params"] == nil || item["params"]?.objectValue != nil else {
+                    throw GatewayError(.invalidBody, "requests[\(index)].params must be an object")
+                }
                 return Item(function: function, parameters: item["params"] ?? [:], timeoutMs: timeout?.intValue)
             }
         }

@@ -1,14 +1,15 @@
 import SDLClient
+import SDLTransport
 
 /// What `sdl-gateway serve` is told by its options, environment and config file.
 public struct GatewayConfiguration: Sendable {
     /// An app to register when the gateway starts (config file `apps`).
     public struct StartupApp: Sendable {
         public var id: String?
-        public var core: CoreAddress?
+        public var core: SDLTransportAddress?
         public var app: SDLAppConfiguration
 
-        public init(id: String? = nil, core: CoreAddress? = nil, app: SDLAppConfiguration) {
+        public init(id: String? = nil, core: SDLTransportAddress? = nil, app: SDLAppConfiguration) {
             self.id = id
             self.core = core
             self.app = app

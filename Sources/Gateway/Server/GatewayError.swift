@@ -18,8 +18,10 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let bodyTooLarge = Code(rawValue: "body-too-large")
         public static let lengthRequired = Code(rawValue: "length-required")
         public static let notAcceptable = Code(rawValue: "not-acceptable")
+        public static let unsupportedMediaType = Code(rawValue: "unsupported-media-type")
         public static let unauthorized = Code(rawValue: "unauthorized")
         public static let forbidden = Code(rawValue: "forbidden")
+        public static let coreNotAllowed = Code(rawValue: "core-not-allowed")
         public static let originNotAllowed = Code(rawValue: "origin-not-allowed")
         public static let appNotFound = Code(rawValue: "app-not-found")
         public static let appExists = Code(rawValue: "app-exists")
@@ -72,8 +74,9 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .bodyTooLarge: .contentTooLarge
         case .lengthRequired: .lengthRequired
         case .notAcceptable: .notAcceptable
+        case .unsupportedMediaType: .unsupportedMediaType
         case .unauthorized: .unauthorized
-        case .forbidden, .originNotAllowed, .notPermitted: .forbidden
+        case .forbidden, .originNotAllowed, .notPermitted, .coreNotAllowed: .forbidden
         case .appNotFound, .notFound, .unknownFunction: .notFound
         case .appExists: .conflict
         case .invalidParameters: .unprocessableContent

@@ -1,0 +1,19 @@
+/// Which `Content-Type` a JSON request body may carry: `application/json` (or `…+json`), or curl's
+/// default `application/x-www-form-urlencoded`, which no browser form can fill with JSON. A body
+/// of another type (`text/plain`, none) is what a page of another site can send without a CORS
+/// preflight, so the API refuses it with 415 `unsupported-media-type`.
+public enum JSONContentType {
+    public static func accepts(_ contentType: String?) -> Bool {
+        let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
+        return type == "application/json" || type.hasSuffix("+json") || type == "application/x-www-form-urlencoded"
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var slice = self
+        while slice.first?.isWhitespace == true { slice.removeFirst() }
+        while slice.last?.isWhitespace == true { slice.removeLast() }
+        return slice
+    }
+}
