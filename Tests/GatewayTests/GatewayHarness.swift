@@ -6,6 +6,7 @@ import HummingbirdTesting
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import Prometheus
 import SDLProtocol
 import SDLTransport
 import Testing
@@ -20,6 +21,7 @@ enum GatewayHarness {
         _ configuration: GatewayConfiguration = GatewayConfiguration(),
         policy: SimulatorPolicy = .open,
         mode: TestingSetup = .router,
+        prometheus: PrometheusCollectorRegistry? = nil,
         _ body: @Sendable (any TestClientProtocol, SimulatedHeadUnit, GatewayApps) async throws -> Void
     ) async throws {
         let simulator = SimulatedHeadUnit(
@@ -36,7 +38,7 @@ enum GatewayHarness {
                 hub: EventHub(limits: configuration.events),
                 logger: Logger(label: "test")
             )
-            let gateway = GatewayRouter(configuration: configuration, apps: apps, simulator: simulator)
+            let gateway = GatewayRouter(configuration: configuration, apps: apps, simulator: simulator, prometheus: prometheus)
             let application = Application(
                 router: gateway.makeRouter(),
                 server: .http1WebSocketUpgrade(webSocketRouter: gateway.makeWebSocketRouter()),

@@ -106,8 +106,9 @@ public final class GatewayApps: Service, Sendable {
     private func pump(_ id: String, _ session: SDLAppSession) async {
         for await event in session.events {
             let (type, data) = AppEventMapping.map(event)
-            let (_, dropped) = hub.publish(app: id, type: type, data: data)
+            let (_, delivered, dropped) = hub.publish(app: id, type: type, data: data)
             Counter(label: "sdl_gateway_events_published_total", dimensions: [("type", type)]).increment()
+            if delivered > 0 { Counter(label: "sdl_gateway_events_delivered_total").increment(by: delivered) }
             if dropped > 0 { Counter(label: "sdl_gateway_events_dropped_total").increment(by: dropped) }
             if case .connection(let connectionState, _) = event {
                 if connectionState == .registered || connectionState == .closed { settle(id) }

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import SDLProtocol
 import Synchronization
 
@@ -59,20 +60,21 @@ public final class EventHub: Sendable {
     /// The seq of the app's newest event (0 before any).
     public func lastSeq(app: String) -> UInt64 { state.withLock { $0.rings[app]?.lastSeq ?? 0 } }
 
-    /// Records an event of `app` and offers it to every client that wants it. Returns the event
-    /// and how many clients dropped it.
+    /// Records an event of `app` and offers it to every client that wants it. Returns the event,
+    /// how many clients it was queued for and how many dropped it.
     @discardableResult
-    public func publish(app: String, type: String, data: SDLJSON, time: Date = .now) -> (event: GatewayEvent, dropped: Int) {
+    public func publish(app: String, type: String, data: SDLJSON, time: Date = .now) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
         state.withLock { state in
             var ring = state.rings[app] ?? EventRing(app: app, capacity: limits.ringCapacity)
             let event = ring.append(type: type, data: data, time: time)
             state.rings[app] = ring
+            var delivered = 0
             var dropped = 0
             for client in state.clients.values where client.app == nil || client.app == app {
                 guard let filtered = client.filter.apply(event) else { continue }
-                if !client.queue.push(filtered) { dropped += 1 }
+                if client.queue.push(filtered) { delivered += 1 } else { dropped += 1 }
             }
-            return (event, dropped)
+            return (event, delivered, dropped)
         }
     }
 
@@ -94,6 +96,7 @@ public final class EventHub: Sendable {
             let id = state.nextClientID
             state.nextClientID += 1
             state.clients[id] = Client(app: app, filter: filter, queue: queue)
+            Self.recordClients(state.clients.count)
             return Subscription(id: id, queue: queue, hub: self)
         }
     }
@@ -103,7 +106,16 @@ public final class EventHub: Sendable {
     }
 
     func unsubscribe(_ id: UInt64) {
-        state.withLock { $0.clients.removeValue(forKey: id) }?.queue.finish()
+        let removed = state.withLock { state in
+            defer { Self.recordClients(state.clients.count) }
+            return state.clients.removeValue(forKey: id)
+        }
+        removed?.queue.finish()
+    }
+
+    /// `sdl_gateway_event_clients`: event-stream clients connected now.
+    private static func recordClients(_ count: Int) {
+        Gauge(label: "sdl_gateway_event_clients").record(count)
     }
 
     /// Forgets an app's kept events (the app was deleted); its clients' streams end.

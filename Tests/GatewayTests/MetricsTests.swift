@@ -1,0 +1,36 @@
+import Gateway
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Metrics
+import NIOCore
+import Prometheus
+import SDLProtocol
+import Testing
+
+@Suite("Metrics: /metrics in Prometheus text")
+struct MetricsTests {
+    typealias H = GatewayHarness
+
+    @Test("RPC latency by function and result code, sessions by state, events, requests by route (a task-local factory, no global bootstrap)")
+    func prometheus() async throws {
+        let registry = PrometheusCollectorRegistry()
+        try await withMetricsFactory(PrometheusMetricsFactory(registry: registry)) {
+            try await H.withGateway(prometheus: registry) { client, _, _ in
+                try await H.createApp(client)
+                try await client.execute(uri: "/v1/apps/demo/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "m"])) { _ in }
+                try await client.execute(uri: "/v1/apps/demo/rpc/AddCommand", method: .post, headers: H.jsonHeaders, body: H.json(["cmdID": 1, "menuParams": ["menuName": "A"]])) { _ in }
+                try await client.execute(uri: "/v1/apps/demo/rpc/AddCommand", method: .post, headers: H.jsonHeaders, body: H.json(["cmdID": 1, "menuParams": ["menuName": "B"]])) { _ in }
+                try await client.execute(uri: "/metrics", method: .get) { response in
+                    let text = String(buffer: response.body)
+                    #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
+                    #expect(text.contains(#"sdl_gateway_rpc_duration_seconds_count{function="Show",result="SUCCESS"} 1"#))
+                    #expect(text.contains(#"sdl_gateway_rpc_duration_seconds_count{function="AddCommand",result="INVALID_ID"} 1"#))
+                    #expect(text.contains(#"sdl_gateway_sessions{state="registered"} 1"#))
+                    #expect(text.contains("sdl_gateway_events_published_total"))
+                    #expect(text.contains("hb_requests"))
+                }
+            }
+        }
+    }
+}
