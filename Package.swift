@@ -236,7 +236,8 @@ let package = Package(
         .testTarget(
             name: "SDLGatewayCommandTests",
             dependencies: [
-                "SDLGatewayCommand", "SDLProtocol", "SDLSpec",
+                "SDLGatewayCommand", "SDLProtocol", "SDLSpec", "Gateway", "SDLTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -120,6 +120,19 @@ struct LiveEventTests {
             #expect(events.first?.contains("event: gap") == true)
             #expect(events.dropFirst().allSatisfy { $0.contains("event: vehicleData") && !$0.contains("rpm") })
             #expect(events.last?.hasPrefix("id: \(before + 10)") == true)
+
+            // A browser's EventSource reconnects with Last-Event-ID: the stream resumes after it.
+            var again = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/apps/demo/events?types=vehicleData")
+            again.headers.add(name: "Accept", value: "text/event-stream")
+            again.headers.add(name: "Last-Event-ID", value: "\(before + 8)")
+            let resumed = try await HTTPClient.shared.execute(again, timeout: .seconds(10))
+            var resumedText = ""
+            for try await chunk in resumed.body {
+                resumedText += String(buffer: chunk)
+                if resumedText.contains("\"speed\":10") { break }
+            }
+            let ids = resumedText.split(separator: "\n").filter { $0.hasPrefix("id: ") }
+            #expect(ids == ["id: \(before + 9)", "id: \(before + 10)"])
         }
     }
 }

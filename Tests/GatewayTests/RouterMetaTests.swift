@@ -39,6 +39,12 @@ struct RouterMetaTests {
             try await client.execute(uri: "/v1/apps/demo/events", method: .get) { response in
                 #expect(response.status == .notAcceptable)
             }
+            // A WebSocket from another site's page is refused (the upgrade falls back to HTTP here).
+            let upgrade: HTTPFields = [.upgrade: "websocket", .connection: "Upgrade", .origin: "http://evil.example"]
+            try await client.execute(uri: "/v1/apps/demo/events", method: .get, headers: upgrade) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.problemType == "origin-not-allowed")
+            }
         }
     }
 
