@@ -4,15 +4,8 @@
 # Usage: serve-smoke.sh PATH/TO/sdl-gateway
 set -euo pipefail
 bin="$1"
-work="$(mktemp -d)"
-"$bin" serve --simulate --listen 127.0.0.1:0 --log-level warning > "$work/serve.log" 2>&1 &
-gateway=$!
-trap 'kill "$gateway" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-    grep -q 'sdl-gateway on' "$work/serve.log" && break
-    sleep 0.1
-done
-G="$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -n 1)"
+source "$(dirname "$0")/start-gateway.sh"
+start_gateway "$bin" --log-level warning
 echo "gateway at $G"
 check() { # check NAME EXPECTED-STATUS CURL-ARGS... : the status must match
     local name="$1" expected="$2"

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import SimulatorControl
 import HTTPTypes
 import Logging
 import SDLProtocol
@@ -13,26 +14,13 @@ struct OpenAPIContractTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("openapi.yaml")
 
-    /// `METHOD path` for every operation outside `/v1/simulator`, read from the `paths:` block
-    /// (two-space path keys, four-space method keys).
+    /// `METHOD path` for every operation outside `/v1/simulator`.
     static func documentedOperations() throws -> Set<String> {
-        let text = try String(contentsOf: document, encoding: .utf8)
-        var operations: Set<String> = []
-        var path: String?
-        var inPaths = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("paths:") { inPaths = true; continue }
-            if inPaths, let first = line.first, first != " " { break }
-            guard inPaths else { continue }
-            if line.hasPrefix("  /"), line.hasSuffix(":") {
-                path = String(line.dropFirst(2).dropLast())
-            } else if let path, !path.hasPrefix("/v1/simulator"),
-                let method = ["get", "put", "post", "delete", "patch"].first(where: { line == "    \($0):" })
-            {
-                operations.insert("\(method.uppercased()) \(path)")
-            }
-        }
-        return operations
+        Set(
+            OpenAPIOperations.parse(try String(contentsOf: document, encoding: .utf8))
+                .filter { !$0.path.hasPrefix("/v1/simulator") }
+                .map { "\($0.method) \($0.path)" }
+        )
     }
 
     @Test("Every route is documented and every documented operation is routed")

@@ -16,26 +16,11 @@ struct SimulatorOpenAPITests {
         .appendingPathComponent("openapi.yaml")
 
     /// `(METHOD, /v1/simulator/...)` for every simulator operation of the document (the
-    /// gateway's own are GatewayTests' to compare), read from its `paths:`
-    /// block (two-space path keys, four-space method keys).
+    /// gateway's own are GatewayTests' to compare).
     static func documentedOperations() throws -> [(String, String)] {
-        let text = try String(contentsOf: document, encoding: .utf8)
-        var operations: [(String, String)] = []
-        var path: String?
-        var inPaths = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("paths:") { inPaths = true; continue }
-            if inPaths, let first = line.first, first != " " { break }
-            guard inPaths else { continue }
-            if line.hasPrefix("  /"), line.hasSuffix(":") {
-                path = String(line.dropFirst(2).dropLast())
-            } else if let path, path.hasPrefix("/v1/simulator/"), line.hasPrefix("    "), !line.hasPrefix("     "),
-                let method = ["get", "put", "post", "delete", "patch"].first(where: { line == "    \($0):" })
-            {
-                operations.append((method.uppercased(), path))
-            }
-        }
-        return operations
+        OpenAPIOperations.parse(try String(contentsOf: document, encoding: .utf8))
+            .filter { $0.path.hasPrefix("/v1/simulator/") }
+            .map { ($0.method, $0.path) }
     }
 
     @Test("Every documented operation is routed, and every route is documented")

@@ -35,10 +35,7 @@ struct RPCRoutes: Sendable {
         router.get("v1/apps/:id/vehicle-data") { request, context -> Response in
             let started = ContinuousClock.now
             let id = try context.parameters.require("id")
-            guard let names = try Query.list(request, "names") else {
-                throw GatewayError(.invalidQuery, "names is required, e.g. names=speed,rpm")
-            }
-            return try await send(id, "GetVehicleData", Self.flags(names), started: started)
+            return try await send(id, "GetVehicleData", Self.flags(try Self.names(request)), started: started)
         }
         router.put("v1/apps/:id/subscriptions/vehicle-data") { request, context -> Response in
             let started = ContinuousClock.now
@@ -52,10 +49,7 @@ struct RPCRoutes: Sendable {
         router.delete("v1/apps/:id/subscriptions/vehicle-data") { request, context -> Response in
             let started = ContinuousClock.now
             let id = try context.parameters.require("id")
-            guard let names = try Query.list(request, "names") else {
-                throw GatewayError(.invalidQuery, "names is required, e.g. names=speed,rpm")
-            }
-            return try await send(id, "UnsubscribeVehicleData", Self.flags(names), started: started)
+            return try await send(id, "UnsubscribeVehicleData", Self.flags(try Self.names(request)), started: started)
         }
         router.put("v1/apps/:id/subscriptions/buttons/:button") { _, context -> Response in
             let started = ContinuousClock.now
@@ -72,6 +66,14 @@ struct RPCRoutes: Sendable {
     private func send(_ id: String, _ function: String, _ parameters: SDLJSON, started: ContinuousClock.Instant) async throws -> Response {
         let outcome = try await executor.send(app: id, function: function, parameters: parameters)
         return HTTPBody.rpcResponse(outcome, started: started)
+    }
+
+    /// The required `names` query of the vehicle data routes.
+    static func names(_ request: Request) throws(GatewayError) -> [String] {
+        guard let names = try Query.list(request, "names") else {
+            throw GatewayError(.invalidQuery, "names is required, e.g. names=speed,rpm")
+        }
+        return names
     }
 
     /// `{"speed": true, "rpm": true}` for vehicle data requests.
