@@ -2,6 +2,7 @@ import Foundation
 import HeadUnitSimulator
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import Prometheus
 import SimulatorControl
 
@@ -33,6 +34,7 @@ public struct GatewayRouter: Sendable {
     public func makeRouter() -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: EdgeMiddleware(allowedOrigins: configuration.corsOrigins))
+        router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AuthMiddleware(tokens: configuration.tokens))
         router.add(middleware: RateLimitMiddleware(requestsPerSecond: configuration.limits.requestsPerSecond))
