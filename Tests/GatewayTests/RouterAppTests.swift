@@ -201,6 +201,32 @@ struct RouterAppTests {
         }
     }
 
+    @Test("Subscriptions are shared by owners: the second owner costs no SDL request, the Unsubscribe waits for the last")
+    func sharedSubscriptions() async throws {
+        try await H.withGateway { client, simulator, _ in
+            try await H.createApp(client)
+            let speed = H.json(["names": ["speed"]])
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=dashboard", method: .put, headers: H.jsonHeaders, body: speed) { response in
+                #expect(response.json?["sent"] == ["speed"])
+                #expect(response.headers[.init("SDL-Correlation-ID")!] != nil)
+            }
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=script", method: .put, headers: H.jsonHeaders, body: speed) { response in
+                #expect(response.status == .ok)
+                #expect(response.json?["sent"] == [])
+            }
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=dashboard&names=speed", method: .delete) { response in
+                #expect(response.json?["sent"] == [])
+            }
+            #expect(simulator.snapshot.app(withID: "demo-app")?.vehicleDataSubscriptions == ["speed"])
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=script&names=speed", method: .delete) { response in
+                #expect(response.json?["sent"] == ["speed"])
+            }
+            #expect(simulator.snapshot.app(withID: "demo-app")?.vehicleDataSubscriptions == [])
+            let requests = simulator.snapshot.log.entries.filter { $0.json["rpcType"] == "request" }.compactMap { $0.json["function"]?.stringValue }
+            #expect(requests.filter { $0.hasSuffix("VehicleData") } == ["SubscribeVehicleData", "UnsubscribeVehicleData"])
+        }
+    }
+
     @Test("Files: a raw body streamed into PutFile chunks, listed, deleted; limits and errors")
     func files() async throws {
         try await H.withGateway(GatewayConfiguration(limits: GatewayLimits(fileSize: 100_000))) { client, simulator, _ in

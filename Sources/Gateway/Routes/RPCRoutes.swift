@@ -1,4 +1,5 @@
 import Hummingbird
+import SDLClient
 import SDLProtocol
 
 /// `POST /v1/apps/{id}/rpc/{function}`, `POST /v1/apps/{id}/batch`, vehicle data and
@@ -44,23 +45,68 @@ struct RPCRoutes: Sendable {
             guard let array = body["names"]?.arrayValue, !array.isEmpty, array.allSatisfy({ $0.stringValue != nil }) else {
                 throw GatewayError(.invalidBody, "names must be a non-empty array of vehicle data names")
             }
-            return try await send(id, "SubscribeVehicleData", Self.flags(array.compactMap(\.stringValue)), started: started)
+            let names = array.compactMap(\.stringValue)
+            return try await subscription("SubscribeVehicleData", id, request, started: started) { session, owner in
+                try await session.subscribe(vehicleData: names, owner: owner)
+            }
         }
         router.delete("v1/apps/:id/subscriptions/vehicle-data") { request, context -> Response in
             let started = ContinuousClock.now
-            let id = try context.parameters.require("id")
-            return try await send(id, "UnsubscribeVehicleData", Self.flags(try Self.names(request)), started: started)
+            let names = try Self.names(request)
+            return try await subscription("UnsubscribeVehicleData", try context.parameters.require("id"), request, started: started) { session, owner in
+                try await session.unsubscribe(vehicleData: names, owner: owner)
+            }
         }
-        router.put("v1/apps/:id/subscriptions/buttons/:button") { _, context -> Response in
+        router.put("v1/apps/:id/subscriptions/buttons/:button") { request, context -> Response in
             let started = ContinuousClock.now
             let button = try context.parameters.require("button")
-            return try await send(try context.parameters.require("id"), "SubscribeButton", ["buttonName": .string(button)], started: started)
+            return try await subscription("SubscribeButton", try context.parameters.require("id"), request, started: started) { session, owner in
+                try await session.subscribe(button: button, owner: owner)
+            }
         }
-        router.delete("v1/apps/:id/subscriptions/buttons/:button") { _, context -> Response in
+        router.delete("v1/apps/:id/subscriptions/buttons/:button") { request, context -> Response in
             let started = ContinuousClock.now
             let button = try context.parameters.require("button")
-            return try await send(try context.parameters.require("id"), "UnsubscribeButton", ["buttonName": .string(button)], started: started)
+            return try await subscription("UnsubscribeButton", try context.parameters.require("id"), request, started: started) { session, owner in
+                try await session.unsubscribe(button: button, owner: owner)
+            }
         }
+    }
+
+    /// The subscription routes hold names for an owner (`?owner=`, default `http`): the SDL
+    /// request goes only for the first owner of a name and when its last owner leaves; when none
+    /// was needed the answer says so with `sent: []` (``SDLAppSession/SubscriptionOutcome``).
+    private func subscription(
+        _ function: String, _ id: String, _ request: Request, started: ContinuousClock.Instant,
+        _ change: (SDLAppSession, String) async throws -> SDLAppSession.SubscriptionOutcome
+    ) async throws -> Response {
+        let owner = request.uri.queryParameters.get("owner") ?? "http"
+        guard (1...64).contains(owner.utf8.count) else { throw GatewayError(.invalidQuery, "owner must have 1...64 characters") }
+        let session = try executor.apps.session(id)
+        let outcome: SDLAppSession.SubscriptionOutcome
+        do {
+            outcome = try await change(session, owner)
+        } catch {
+            throw GatewayError.from(error)
+        }
+        guard let message = outcome.response else {
+            return HTTPBody.response([
+                "success": true, "resultCode": "SUCCESS", "owner": .string(owner), "sent": [],
+                "info": "no request was needed: other owners hold these names, or this owner already did",
+            ])
+        }
+        var response = message.parameters
+        let resultCode = response["resultCode"]?.stringValue
+        guard response["success"]?.boolValue == true || resultCode == "IGNORED" else {
+            throw GatewayError.headUnit(function, response: response)
+        }
+        if var members = response.objectValue {
+            members["owner"] = .string(owner)
+            members["sent"] = .array(outcome.sent.map(SDLJSON.string))
+            response = .object(members)
+        }
+        let outcomeTiming = RPCExecutor.Outcome(response: response, correlationID: message.correlationID, headUnitTime: ContinuousClock.now - started)
+        return HTTPBody.rpcResponse(outcomeTiming, started: started)
     }
 
     private func send(_ id: String, _ function: String, _ parameters: SDLJSON, started: ContinuousClock.Instant) async throws -> Response {

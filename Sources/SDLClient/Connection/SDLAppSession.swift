@@ -24,14 +24,15 @@ public final class SDLAppSession: Sendable {
         case app(SDLAppEvent)
     }
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var connection: SDLConnection?
         var connectionState = ConnectionState.connecting
         var connectionDetail: String?
         var closing = false
         var latestHashID: String?
-        var buttons: Set<String> = []
-        var vehicleData: Set<String> = []
+        /// Reference-counted by owner, so that two owners of one name cost one SDL request.
+        var buttons = SDLSubscriptionCounter()
+        var vehicleData = SDLSubscriptionCounter()
         /// The file a successful SetAppIcon made the app icon.
         var iconName: String?
         var backoff: SDLBackoff
@@ -39,7 +40,7 @@ public final class SDLAppSession: Sendable {
     }
 
     public let configuration: SDLConnection.Configuration
-    private let state: Mutex<State>
+    let state: Mutex<State>
     private let logger: Logger
     private let eventStream: AsyncStream<Event>
     private let eventContinuation: AsyncStream<Event>.Continuation
@@ -62,7 +63,7 @@ public final class SDLAppSession: Sendable {
     /// The buttons and vehicle data the app is subscribed to (restored after a reconnect), and
     /// the file made its icon.
     public var subscriptions: (buttons: [String], vehicleData: [String], icon: String?) {
-        state.withLock { ($0.buttons.sorted(), $0.vehicleData.sorted(), $0.iconName) }
+        state.withLock { ($0.buttons.all, $0.vehicleData.all, $0.iconName) }
     }
 
     /// The current connection, while there is one.
@@ -146,13 +147,13 @@ public final class SDLAppSession: Sendable {
             && connection.configuration.app.hashID != nil
         let (buttons, vehicleData, iconName) = state.withLock { state in
             state.backoff.reset()
-            return (state.buttons, state.vehicleData, state.iconName)
+            return (state.buttons.all, state.vehicleData.all, state.iconName)
         }
         if response.parameters["iconResumed"]?.boolValue != true {
             await restoreIcon(on: connection, setIcon: iconName)
         }
         if !resumed {
-            for button in buttons.sorted() {
+            for button in buttons {
                 _ = try? await connection.request("SubscribeButton", ["buttonName": .string(button)], checkPermissions: false)
             }
             if !vehicleData.isEmpty {
@@ -199,15 +200,33 @@ public final class SDLAppSession: Sendable {
         validate: Bool? = nil,
         checkPermissions: Bool? = nil
     ) async throws -> SDLRPCMessage {
-        guard let connection = state.withLock({ $0.connectionState == .registered ? $0.connection : nil }) else {
-            throw SDLClientError(.notConnected, "the app is \(connectionState.rawValue), not registered")
-        }
-        let response = try await connection.request(
+        let response = try await send(
             function, parameters, bulkData: bulkData, timeout: timeout, validate: validate, checkPermissions: checkPermissions
         )
         remember(function, parameters, response: response)
         return response
     }
+
+    /// Sends on the current connection, remembering nothing.
+    func send(
+        _ function: String,
+        _ parameters: SDLJSON = [:],
+        bulkData: ByteBuffer? = nil,
+        timeout: TimeAmount? = nil,
+        validate: Bool? = nil,
+        checkPermissions: Bool? = nil
+    ) async throws -> SDLRPCMessage {
+        guard let connection = state.withLock({ $0.connectionState == .registered ? $0.connection : nil }) else {
+            throw SDLClientError(.notConnected, "the app is \(connectionState.rawValue), not registered")
+        }
+        return try await connection.request(
+            function, parameters, bulkData: bulkData, timeout: timeout, validate: validate, checkPermissions: checkPermissions
+        )
+    }
+
+    /// The owner of subscriptions made with plain ``request(_:_:bulkData:timeout:validate:checkPermissions:)``
+    /// calls; a plain Unsubscribe ends a name for every owner (the head unit no longer has it).
+    public static let requestOwner = "request"
 
     private func remember(_ function: String, _ parameters: SDLJSON, response: SDLRPCMessage) {
         let code = response.parameters["resultCode"]?.stringValue
@@ -216,19 +235,48 @@ public final class SDLAppSession: Sendable {
         state.withLock { state in
             switch function {
             case "SubscribeButton":
-                if let name = parameters["buttonName"]?.stringValue { state.buttons.insert(name) }
+                if let name = parameters["buttonName"]?.stringValue { _ = state.buttons.subscribe([name], owner: Self.requestOwner) }
             case "UnsubscribeButton":
-                if let name = parameters["buttonName"]?.stringValue { state.buttons.remove(name) }
+                if let name = parameters["buttonName"]?.stringValue { state.buttons.drop([name]) }
             case "SubscribeVehicleData":
-                state.vehicleData.formUnion(vehicleNames)
+                _ = state.vehicleData.subscribe(vehicleNames, owner: Self.requestOwner)
             case "UnsubscribeVehicleData":
-                state.vehicleData.subtract(vehicleNames)
+                state.vehicleData.drop(vehicleNames)
             case "SetAppIcon":
                 state.iconName = parameters["syncFileName"]?.stringValue
             default:
                 break
             }
         }
+    }
+
+    /// Changes `owner`'s hold on `names` in one of the counters and sends `send` for the names
+    /// whose first owner came or last owner went; undoes the change when the head unit refuses.
+    func change(
+        _ names: [String], owner: String, subscribe: Bool,
+        counter: WritableKeyPath<State, SDLSubscriptionCounter> & Sendable,
+        send: ([String]) async throws -> SDLRPCMessage
+    ) async throws -> SubscriptionOutcome {
+        let changed = state.withLock { state in
+            subscribe ? state[keyPath: counter].subscribe(names, owner: owner) : state[keyPath: counter].unsubscribe(names, owner: owner)
+        }
+        guard !changed.isEmpty else { return SubscriptionOutcome(response: nil, sent: []) }
+        func undo() {
+            state.withLock { state in
+                _ = subscribe ? state[keyPath: counter].unsubscribe(changed, owner: owner) : state[keyPath: counter].subscribe(changed, owner: owner)
+            }
+        }
+        let response: SDLRPCMessage
+        do {
+            response = try await send(changed)
+        } catch {
+            undo()
+            throw error
+        }
+        let code = response.parameters["resultCode"]?.stringValue
+        // IGNORED: the head unit already had (or no longer had) them, which is the state wanted.
+        if response.parameters["success"]?.boolValue != true, code != "IGNORED" { undo() }
+        return SubscriptionOutcome(response: response, sent: changed)
     }
 
     /// Unregisters, ends the session and stops reconnecting; ``run()`` returns.

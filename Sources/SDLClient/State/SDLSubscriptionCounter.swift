@@ -42,6 +42,11 @@ public struct SDLSubscriptionCounter: Sendable, Hashable {
         unsubscribe(owners.keys.filter { owners[$0]?.contains(owner) == true }.sorted(), owner: owner)
     }
 
+    /// Forgets `names` whatever their owners (the head unit no longer has them).
+    public mutating func drop(_ names: [String]) {
+        for name in names { owners[name] = nil }
+    }
+
     /// Every subscribed name, sorted: what to subscribe again after a reconnect.
     public var all: [String] { owners.keys.sorted() }
 

@@ -1,0 +1,50 @@
+import SDLProtocol
+
+/// Subscriptions shared by several owners (browser clients, scripts) of one app: SDL Core keeps
+/// one subscription per button or vehicle data name, so only the first owner of a name sends
+/// SubscribeButton / SubscribeVehicleData and only the last owner to leave sends the
+/// Unsubscribe (``SDLSubscriptionCounter``; MOBILE_API.xml FunctionIDs 18–21). What the owners
+/// hold is what a reconnect restores.
+extension SDLAppSession {
+    /// What a subscription call did: the head unit's response, or nil when no request was
+    /// needed (the names were already held, or are still held by another owner).
+    public struct SubscriptionOutcome: Sendable {
+        public var response: SDLRPCMessage?
+        /// The names the request was sent for.
+        public var sent: [String]
+    }
+
+    /// Subscribes `owner` to vehicle data `names`; SubscribeVehicleData goes for the names no
+    /// owner held. A refused request (`success: false` or an error) gives them back.
+    public func subscribe(vehicleData names: [String], owner: String) async throws -> SubscriptionOutcome {
+        try await change(names, owner: owner, subscribe: true, counter: \.vehicleData) { fresh in
+            try await self.send("SubscribeVehicleData", Self.flags(fresh))
+        }
+    }
+
+    /// Removes `owner` from vehicle data `names`; UnsubscribeVehicleData goes for the names it
+    /// was the last owner of.
+    public func unsubscribe(vehicleData names: [String], owner: String) async throws -> SubscriptionOutcome {
+        try await change(names, owner: owner, subscribe: false, counter: \.vehicleData) { gone in
+            try await self.send("UnsubscribeVehicleData", Self.flags(gone))
+        }
+    }
+
+    /// Subscribes `owner` to a button; SubscribeButton goes when no owner held it.
+    public func subscribe(button name: String, owner: String) async throws -> SubscriptionOutcome {
+        try await change([name], owner: owner, subscribe: true, counter: \.buttons) { _ in
+            try await self.send("SubscribeButton", ["buttonName": .string(name)])
+        }
+    }
+
+    /// Removes `owner` from a button; UnsubscribeButton goes when it was the last owner.
+    public func unsubscribe(button name: String, owner: String) async throws -> SubscriptionOutcome {
+        try await change([name], owner: owner, subscribe: false, counter: \.buttons) { _ in
+            try await self.send("UnsubscribeButton", ["buttonName": .string(name)])
+        }
+    }
+
+    static func flags(_ names: [String]) -> SDLJSON {
+        .object(Dictionary(names.map { ($0, SDLJSON.bool(true)) }, uniquingKeysWith: { first, _ in first }))
+    }
+}
