@@ -17,13 +17,16 @@ public struct SimulatorControlRoutes: Sendable {
         self.simulator = simulator
     }
 
-    /// Every operation, as `(method, path)` relative to where the routes are mounted; tests check
-    /// it against the routes and `openapi.yaml`.
-    public static let operations: [(method: String, path: String)] = [
-        ("GET", "apps"), ("GET", "apps/:appID"), ("PUT", "apps/:appID/hmi"), ("GET", "apps/:appID/screen"),
-        ("POST", "apps/:appID/commands/:cmdID"), ("POST", "apps/:appID/interaction"), ("POST", "buttons/:name/press"),
-        ("GET", "driver-distraction"), ("PUT", "driver-distraction"), ("GET", "vehicle-data"), ("PUT", "vehicle-data"),
-        ("GET", "log"), ("GET", "faults"), ("POST", "faults"), ("DELETE", "faults"),
+    /// Every operation, with its path relative to where the routes are mounted; tests check it
+    /// against the routes and `openapi.yaml`.
+    public static let operations: [APIOperation] = [
+        APIOperation("GET", "apps"), APIOperation("GET", "apps/{appID}"), APIOperation("PUT", "apps/{appID}/hmi"),
+        APIOperation("GET", "apps/{appID}/screen"), APIOperation("POST", "apps/{appID}/commands/{cmdID}"),
+        APIOperation("POST", "apps/{appID}/interaction"), APIOperation("POST", "buttons/{name}/press"),
+        APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
+        APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
+        APIOperation("GET", "log", query: ["limit"]), APIOperation("GET", "faults"), APIOperation("POST", "faults"),
+        APIOperation("DELETE", "faults"),
     ]
 
     /// Adds the routes to `router` (a router or a group such as `router.group("v1/simulator")`).

@@ -14,21 +14,60 @@ struct OpenAPIContractTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("openapi.yaml")
 
-    /// `METHOD path` for every operation outside `/v1/simulator`.
+    /// `METHOD path ?query` for every operation outside `/v1/simulator`.
     static func documentedOperations() throws -> Set<String> {
         Set(
             OpenAPIOperations.parse(try String(contentsOf: document, encoding: .utf8))
                 .filter { !$0.path.hasPrefix("/v1/simulator") }
-                .map { "\($0.method) \($0.path)" }
+                .map(\.description)
         )
     }
 
-    @Test("Every route is documented and every documented operation is routed")
+    @Test("Every route is documented with its query parameters and every documented operation is routed")
     func sameOperations() throws {
-        let routed = Set(GatewayRouter.operations.map { "\($0.method) \($0.path)" })
+        let routed = Set(GatewayRouter.operations.map(\.description))
         let documented = try Self.documentedOperations()
         #expect(routed.subtracting(documented).sorted() == [], "routed but not documented")
         #expect(documented.subtracting(routed).sorted() == [], "documented but not routed")
+    }
+
+    @Test("The reader finds path-level, operation-level and shared query parameters")
+    func readerFindsQueryParameters() {
+        let document = """
+            openapi: 3.1.0
+            paths:
+              /a/{id}:
+                parameters:
+                  - name: id
+                    in: path
+                  - name: level
+                    in: query
+                get:
+                  parameters:
+                    - $ref: "#/components/parameters/Shared"
+                    - name: inline
+                      in: query
+                      schema: { type: string }
+                    - name: X-Header
+                      in: header
+                  responses: {}
+                delete:
+                  responses: {}
+              /b:
+                post:
+                  requestBody: {}
+            components:
+              parameters:
+                Shared:
+                  name: shared
+                  in: query
+                Other:
+                  name: other
+                  in: path
+            """
+        #expect(OpenAPIOperations.parse(document).map(\.description) == [
+            "GET /a/{id} ?inline,level,shared", "DELETE /a/{id} ?level", "POST /b",
+        ])
     }
 
     @Test("The served copy is the document itself")

@@ -109,6 +109,8 @@ struct RouterAppTests {
                 ("/v1/apps/demo/rpc/Show", [1, 2], 400, "invalid-body"),
                 ("/v1/apps/nobody/rpc/Show", [:], 404, "app-not-found"),
                 ("/v1/apps/demo/rpc/Show?timeout=0", [:], 400, "invalid-query"),
+                ("/v1/apps/demo/rpc/Show?timout=5000", [:], 400, "invalid-query"),
+                ("/v1/apps/demo/rpc/Show?timeout=60000&checkPermissions=false&=null", [:], 400, "invalid-query"),
                 ("/v1/apps/demo/rpc/AddCommand", ["cmdID": 1, "menuParams": ["menuName": "A"]], 200, ""),
                 ("/v1/apps/demo/rpc/AddCommand", ["cmdID": 1, "menuParams": ["menuName": "B"]], 422, "head-unit-error"),
             ]
@@ -121,6 +123,17 @@ struct RouterAppTests {
                         #expect(response.json?["sdlResponse"]?["success"] == false)
                     }
                 }
+            }
+            // An unknown query parameter is named, with the ones the operation takes.
+            try await client.execute(uri: "/v1/apps/demo/rpc/Show?timout=5000", method: .post) { response in
+                #expect(response.json?["detail"] == "unknown query parameter \"timout\": POST /v1/apps/{id}/rpc/{function} takes checkPermissions, timeout, validate")
+            }
+            try await client.execute(uri: "/v1/apps?x=1", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.json?["detail"] == "unknown query parameter \"x\": GET /v1/apps takes none")
+            }
+            try await client.execute(uri: "/v1/simulator/log?limit=1&x=1", method: .get) { response in
+                #expect(response.problemType == "invalid-query")
             }
             // Without validation the head unit itself answers INVALID_DATA.
             try await client.execute(uri: "/v1/apps/demo/rpc/Show?validate=false", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": 123])) { response in

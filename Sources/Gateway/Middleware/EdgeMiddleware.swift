@@ -48,26 +48,12 @@ struct EdgeMiddleware: RouterMiddleware {
     }
 
     /// The methods the API has for a path (matching `{parameter}` segments), for 405 answers.
-    static func allowedMethods(for path: String, operations: [(method: String, path: String)]) -> [String] {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        let methods = operations.filter { operation in
-            let template = operation.path.split(separator: "/", omittingEmptySubsequences: false)
-            return template.count == segments.count
-                && zip(template, segments).allSatisfy { pattern, segment in
-                    (pattern.hasPrefix("{") && !segment.isEmpty) || pattern == segment
-                }
-        }.map(\.method)
-        return Array(Set(methods)).sorted()
+    static func allowedMethods(for path: String, operations: [APIOperation] = GatewayRouter.allOperations) -> [String] {
+        Array(Set(operations.filter { $0.matches(path: path) }.map(\.method))).sorted()
     }
-
-    static let knownOperations: [(method: String, path: String)] =
-        GatewayRouter.operations
-        + SimulatorControlRoutes.operations.map { ($0.method, "/v1/simulator/" + $0.path.replacingOccurrences(of: ":", with: "{").replacingOccurrences(of: "{appID", with: "{appID}").replacingOccurrences(of: "{cmdID", with: "{cmdID}").replacingOccurrences(of: "{name", with: "{name}")) }
 
     /// An error as a problem response: gateway errors as they are, Hummingbird's HTTP errors
     /// (no such route, body too large …) with the matching code, anything else as `internal`.
-    static func allowedMethods(for path: String) -> [String] { allowedMethods(for: path, operations: knownOperations) }
-
     static func render(_ error: any Error, request: Request, context: Context) -> Response {
         let gatewayError: GatewayError
         switch error {

@@ -38,6 +38,7 @@ public struct GatewayRouter: Sendable {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AuthMiddleware(tokens: configuration.tokens))
         router.add(middleware: RateLimitMiddleware(requestsPerSecond: configuration.limits.requestsPerSecond))
+        router.add(middleware: QueryParametersMiddleware())
         if let publicDirectory {
             router.add(middleware: FileMiddleware(publicDirectory, searchForIndexHtml: true))
         }
@@ -57,6 +58,7 @@ public struct GatewayRouter: Sendable {
     public func makeWebSocketRouter() -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: AuthMiddleware(tokens: configuration.tokens))
+        router.add(middleware: QueryParametersMiddleware())
         events.addWebSocket(to: router)
         return router
     }
@@ -64,15 +66,26 @@ public struct GatewayRouter: Sendable {
     /// The contract the server serves at `/openapi.yaml`.
     public static var openAPIDocument: String? { MetaRoutes.openAPIDocument.map { String(buffer: $0) } }
 
-    /// Every operation as `(METHOD, path)` with `{name}` parameters: what `openapi.yaml` must
-    /// list (checked by a test).
-    public static let operations: [(method: String, path: String)] = [
-        ("GET", "/v1/health"), ("GET", "/v1/ready"), ("GET", "/metrics"), ("GET", "/openapi.yaml"), ("GET", "/"),
-        ("POST", "/v1/apps"), ("GET", "/v1/apps"), ("GET", "/v1/apps/{id}"), ("DELETE", "/v1/apps/{id}"),
-        ("POST", "/v1/apps/{id}/rpc/{function}"), ("POST", "/v1/apps/{id}/batch"), ("GET", "/v1/apps/{id}/vehicle-data"),
-        ("PUT", "/v1/apps/{id}/subscriptions/vehicle-data"), ("DELETE", "/v1/apps/{id}/subscriptions/vehicle-data"),
-        ("PUT", "/v1/apps/{id}/subscriptions/buttons/{button}"), ("DELETE", "/v1/apps/{id}/subscriptions/buttons/{button}"),
-        ("PUT", "/v1/apps/{id}/files/{name}"), ("GET", "/v1/apps/{id}/files"), ("DELETE", "/v1/apps/{id}/files/{name}"),
-        ("GET", "/v1/apps/{id}/events"), ("GET", "/v1/events"), ("GET", "/v1/spec"), ("GET", "/v1/spec/functions/{name}"),
+    /// Every operation with `{name}` path parameters and the query parameters it takes: what
+    /// `openapi.yaml` must list (checked by a test), and what ``QueryParametersMiddleware`` enforces.
+    public static let operations: [APIOperation] = [
+        APIOperation("GET", "/v1/health"), APIOperation("GET", "/v1/ready"), APIOperation("GET", "/metrics"),
+        APIOperation("GET", "/openapi.yaml"), APIOperation("GET", "/"),
+        APIOperation("POST", "/v1/apps"), APIOperation("GET", "/v1/apps"), APIOperation("GET", "/v1/apps/{id}"), APIOperation("DELETE", "/v1/apps/{id}"),
+        APIOperation("POST", "/v1/apps/{id}/rpc/{function}", query: ["timeout", "validate", "checkPermissions"]),
+        APIOperation("POST", "/v1/apps/{id}/batch"),
+        APIOperation("GET", "/v1/apps/{id}/vehicle-data", query: ["names"]),
+        APIOperation("PUT", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["owner"]),
+        APIOperation("DELETE", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["names", "owner"]),
+        APIOperation("PUT", "/v1/apps/{id}/subscriptions/buttons/{button}", query: ["owner"]),
+        APIOperation("DELETE", "/v1/apps/{id}/subscriptions/buttons/{button}", query: ["owner"]),
+        APIOperation("PUT", "/v1/apps/{id}/files/{name}", query: ["fileType", "persistent", "system", "chunkSize"]),
+        APIOperation("GET", "/v1/apps/{id}/files"), APIOperation("DELETE", "/v1/apps/{id}/files/{name}"),
+        APIOperation("GET", "/v1/apps/{id}/events", query: ["types", "names", "since"]),
+        APIOperation("GET", "/v1/events", query: ["types", "names"]),
+        APIOperation("GET", "/v1/spec"), APIOperation("GET", "/v1/spec/functions/{name}", query: ["optional"]),
     ]
+
+    /// The gateway's operations and, mounted at `/v1/simulator/`, the simulator's.
+    static let allOperations: [APIOperation] = operations + SimulatorControlRoutes.operations.map { $0.mounted(at: "/v1/simulator/") }
 }
