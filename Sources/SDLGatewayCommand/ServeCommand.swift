@@ -99,10 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
         let headUnit = coreAddress
         let application = Application(
             router: gateway.makeRouter(),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: gateway.makeWebSocketRouter(),
-                configuration: .init(ws: .init(maxFrameSize: settings.configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20))))
-            ),
+            server: gateway.makeServer(),
             configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "sdl-gateway"),
             onServerRunning: { channel in
                 announce("sdl-gateway on http://\(listen.host):\(channel.localAddress?.port ?? listen.port) (head unit \(headUnit))")

@@ -41,7 +41,7 @@ enum GatewayHarness {
             let gateway = GatewayRouter(configuration: configuration, apps: apps, simulator: simulator, prometheus: prometheus)
             let application = Application(
                 router: gateway.makeRouter(),
-                server: .http1WebSocketUpgrade(webSocketRouter: gateway.makeWebSocketRouter()),
+                server: gateway.makeServer(),
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 services: [apps]
             )

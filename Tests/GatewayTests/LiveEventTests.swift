@@ -9,6 +9,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 import SDLProtocol
 import Testing
 
@@ -95,6 +96,30 @@ struct LiveEventTests {
                 #expect(missed > 0)
                 #expect(Int(missed) + delivered == 20_000, "every event is either delivered or counted in a gap")
             }
+        }
+    }
+
+    @Test("WebSocket: a message over the size limit closes with 1009; shutting down closes with 1001")
+    func webSocketCloseCodes() async throws {
+        let configuration = GatewayConfiguration(limits: GatewayLimits(webSocketMessageSize: 1024))
+        try await H.withGateway(configuration, mode: .live) { client, _, apps in
+            try await H.createApp(client)
+            let tooLarge = try await client.ws("/v1/apps/demo/events?types=notification") { inbound, outbound, _ in
+                let params = String(repeating: "x", count: 4096)
+                try await outbound.write(.text(#"{"id":"big","function":"Show","params":{"mainField1":"\#(params)"}}"#))
+                for try await _ in inbound.messages(maxSize: 1 << 20) {}
+            }
+            #expect(tooLarge?.closeCode == .messageTooLarge)
+
+            let goingAway = try await client.ws("/v1/apps/demo/events?types=notification") { inbound, outbound, _ in
+                // Once the filter reply arrives the client is subscribed; then the gateway shuts its streams.
+                try await outbound.write(.text(#"{"filter":{"types":["notification"]}}"#))
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                _ = try await Self.read(&messages) { $0["filter"] != nil }
+                apps.hub.finishAll()
+                while try await messages.next() != nil {}
+            }
+            #expect(goingAway?.closeCode == .goingAway)
         }
     }
 

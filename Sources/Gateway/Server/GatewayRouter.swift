@@ -1,6 +1,7 @@
 import Foundation
 import HeadUnitSimulator
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import Prometheus
@@ -61,6 +62,16 @@ public struct GatewayRouter: Sendable {
         router.add(middleware: QueryParametersMiddleware())
         events.addWebSocket(to: router)
         return router
+    }
+
+    /// HTTP/1.1 with WebSocket upgrades to ``makeWebSocketRouter()``: no frame, and so no
+    /// message, larger than the configured WebSocket message size (1009 to the sender); pings
+    /// every 20 s find dead clients.
+    public func makeServer() -> HTTPServerBuilder {
+        .http1WebSocketUpgrade(
+            webSocketRouter: makeWebSocketRouter(),
+            configuration: .init(ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20))))
+        )
     }
 
     /// The contract the server serves at `/openapi.yaml`.
