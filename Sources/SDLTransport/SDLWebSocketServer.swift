@@ -31,13 +31,20 @@ public enum SDLWebSocketServer {
         case notUpgraded(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
+    /// How long an accepted connection may take to complete its upgrade (or its plain request)
+    /// before it is closed: 10 s.
+    public static let defaultUpgradeTimeout = TimeAmount.seconds(10)
+
     /// Binds `host:port` (port 0 picks a free one; read it from `channel.localAddress`). With a
-    /// `tlsConfiguration` the server speaks wss: TLS first, then the upgrade.
+    /// `tlsConfiguration` the server speaks wss: TLS first, then the upgrade. A connection that
+    /// has not upgraded within `upgradeTimeout` is closed (its upgrade fails), so a client that
+    /// connects and says nothing holds nothing.
     public static func bind(
         host: String,
         port: Int,
         tlsConfiguration: TLSConfiguration? = nil,
         maximumMessageSize: Int = SDLWebSocket.defaultMaximumMessageSize,
+        upgradeTimeout: TimeAmount = defaultUpgradeTimeout,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> {
         let tls = try tlsConfiguration.map { configuration throws(SDLTransportError) in
@@ -55,7 +62,15 @@ public enum SDLWebSocketServer {
                     if let tls {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
                     }
-                    return try configureUpgrade(channel, maximumMessageSize: maximumMessageSize)
+                    let upgrade = try configureUpgrade(channel, maximumMessageSize: maximumMessageSize)
+                    let deadline = channel.eventLoop.scheduleTask(in: upgradeTimeout) { channel.close(promise: nil) }
+                    upgrade.whenComplete { result in
+                        // Upgraded, or failed (closed) already: the deadline has done its work. A
+                        // plain request keeps it until it has been answered and closed.
+                        if case .success(.notUpgraded) = result { return }
+                        deadline.cancel()
+                    }
+                    return upgrade
                 }
             }
     }

@@ -116,4 +116,44 @@ struct LoopbackTests {
             try await group.next()
         }
     }
+
+    @Test("ws server: a connection that never completes its upgrade is closed after the upgrade timeout")
+    func upgradeTimeout() async throws {
+        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, upgradeTimeout: .milliseconds(100))
+        let port = try #require(server.channel.localAddress?.port)
+        let client = try await ClientBootstrap(group: NIOSingletons.posixEventLoopGroup)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            }
+        let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await server.executeThenClose { inbound in
+                    var accepted = inbound.makeAsyncIterator()
+                    guard let upgrade = try await accepted.next() else { return false }
+                    // The upgrade fails once the deadline closes the connection.
+                    return (try? await SDLWebSocketServer.upgraded(upgrade)) == nil
+                }
+            }
+            group.addTask {
+                try await client.executeThenClose { inbound, outbound in
+                    // Half a request head, then silence.
+                    try await outbound.write(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"))
+                    for try await _ in inbound {}
+                }
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return false
+            }
+            defer { group.cancelAll() }
+            for _ in 0..<2 where try await group.next() != true {
+                // The deadline came first: end the connection ourselves so that the group ends.
+                try? await client.channel.close()
+                return false
+            }
+            return true
+        }
+        #expect(closed, "the server held a connection without an upgrade for 10 s")
+    }
 }
