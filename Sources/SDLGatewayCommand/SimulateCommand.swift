@@ -30,7 +30,10 @@ struct SimulateCommand: AsyncParsableCommand {
     var listen: String = ProcessInfo.processInfo.environment["SDL_SIMULATOR_LISTEN"] ?? "127.0.0.1:12345"
 
     @Option(help: "Where apps connect over WebSocket (ws://, host:port; port 0 picks one; off unless given).")
-    var wsListen: String? = ProcessInfo.processInfo.environment["SDL_SIMULATOR_WS_LISTEN"]
+    var wsListen: String?
+
+    /// `--ws-listen`, else `SDL_SIMULATOR_WS_LISTEN`, else none.
+    var webSocketListen: String? { wsListen ?? ProcessInfo.processInfo.environment["SDL_SIMULATOR_WS_LISTEN"] }
 
     @Option(help: "Where the control API listens (host:port; port 0 picks one).")
     var control: String = ProcessInfo.processInfo.environment["SDL_SIMULATOR_CONTROL"] ?? "127.0.0.1:12346"
@@ -67,7 +70,7 @@ struct SimulateCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try HostPort(listen, option: "--listen")
         _ = try HostPort(control, option: "--control")
-        if let wsListen { _ = try HostPort(wsListen, option: "--ws-listen") }
+        if let webSocketListen { _ = try HostPort(webSocketListen, option: "--ws-listen") }
         guard timeScale > 0, timeScale <= 1000 else { throw ValidationError("--time-scale must be above 0 and at most 1000.") }
         guard traceSpeed > 0, traceSpeed <= 1000 else { throw ValidationError("--trace-speed must be above 0 and at most 1000.") }
     }
@@ -90,7 +93,7 @@ struct SimulateCommand: AsyncParsableCommand {
             },
             logger: logger
         )
-        let webSocket = try wsListen.map { try HostPort($0, option: "--ws-listen") }
+        let webSocket = try webSocketListen.map { try HostPort($0, option: "--ws-listen") }
         var listeners: [SimulatedHeadUnit.Listener] = [.tcp(host: sdl.host, port: sdl.port)]
         if let webSocket { listeners.append(.webSocket(host: webSocket.host, port: webSocket.port)) }
         let service = SimulatorService(simulator: simulator, listeners: listeners) { addresses in

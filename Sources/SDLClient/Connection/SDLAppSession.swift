@@ -254,7 +254,7 @@ public final class SDLAppSession: Sendable {
     /// whose first owner came or last owner went; undoes the change when the head unit refuses.
     func change(
         _ names: [String], owner: String, subscribe: Bool,
-        counter: WritableKeyPath<State, SDLSubscriptionCounter> & Sendable,
+        counter: any WritableKeyPath<State, SDLSubscriptionCounter> & Sendable,
         send: ([String]) async throws -> SDLRPCMessage
     ) async throws -> SubscriptionOutcome {
         let changed = state.withLock { state in
