@@ -14,7 +14,7 @@ import SDLTransport
 /// {"listen": "0.0.0.0:8080", "core": "tcp://sdl-core:12345", "simulate": false,
 ///  "tokens": {"s3cret": "control", "dashboards": "read"}, "corsOrigins": ["http://localhost:3000"],
 ///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "insecure": false,
-///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 50},
+///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 50, "idleTimeout": 60},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}]}
 /// ```
@@ -83,7 +83,8 @@ struct ServeSettings {
                 bodySize: try Self.int(limits, "bodySize", default: GatewayLimits.defaultBodySize),
                 fileSize: try Self.int(limits, "fileSize", default: GatewayLimits.defaultFileSize),
                 webSocketMessageSize: try Self.int(limits, "webSocketMessageSize", default: 1 << 20),
-                requestsPerSecond: try Self.int(limits, "requestsPerSecond", default: 50, minimum: 0)
+                requestsPerSecond: try Self.int(limits, "requestsPerSecond", default: 50, minimum: 0),
+                idleTimeout: .seconds(try Self.int(limits, "idleTimeout", default: 60))
             )
         }
         if let events = file["events"] {

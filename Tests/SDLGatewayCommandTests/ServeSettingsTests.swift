@@ -33,7 +33,7 @@ struct ServeSettingsTests {
     func precedence() throws {
         let file = try Self.configFile(#"""
             {"listen": "127.0.0.1:9000", "core": "tcp://10.0.0.1:12345", "tokens": {"file-token-1": "read"},
-             "corsOrigins": ["http://dash.example"], "limits": {"fileSize": 1000, "requestsPerSecond": 0},
+             "corsOrigins": ["http://dash.example"], "limits": {"fileSize": 1000, "requestsPerSecond": 0, "idleTimeout": 5},
              "events": {"ringCapacity": 50}, "allowedCores": ["ws://127.0.0.1:2020"],
              "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1", "core": "ws://127.0.0.1:2020"}]}
             """#)
@@ -44,6 +44,8 @@ struct ServeSettingsTests {
         #expect(fromFile.configuration.corsOrigins == ["http://dash.example"])
         #expect(fromFile.configuration.limits.fileSize == 1000)
         #expect(fromFile.configuration.limits.requestsPerSecond == 0)
+        #expect(fromFile.configuration.limits.idleTimeout == .seconds(5))
+        #expect(fromFile.configuration.limits.bodySize == GatewayLimits.defaultBodySize)
         #expect(fromFile.configuration.events.ringCapacity == 50)
         #expect(fromFile.allowedCores == [try SDLTransportAddress("ws://127.0.0.1:2020")])
         #expect(fromFile.configuration.startupApps.map(\.id) == ["radio"])

@@ -11,11 +11,18 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
     public var webSocketMessageSize: Int
     /// Requests per token (or per address without tokens) per second, averaged over 10 s; 0 = off.
     public var requestsPerSecond: Int
+    /// How long an HTTP connection may sit between requests, or stall while sending one, before the
+    /// server closes it; a response in progress (an SSE stream) is never cut. 60 s.
+    public var idleTimeout: Duration
 
-    public init(bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize, webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = 50) {
+    public init(
+        bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize,
+        webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = 50, idleTimeout: Duration = .seconds(60)
+    ) {
         self.bodySize = bodySize
         self.fileSize = fileSize
         self.webSocketMessageSize = webSocketMessageSize
         self.requestsPerSecond = requestsPerSecond
+        self.idleTimeout = idleTimeout
     }
 }

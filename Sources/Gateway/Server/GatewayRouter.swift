@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import Prometheus
 import SimulatorControl
 
@@ -66,11 +67,15 @@ public struct GatewayRouter: Sendable {
 
     /// HTTP/1.1 with WebSocket upgrades to ``makeWebSocketRouter()``: no frame, and so no
     /// message, larger than the configured WebSocket message size (1009 to the sender); pings
-    /// every 20 s find dead clients.
+    /// every 20 s find dead clients; a connection idle between requests, or stalled inside one,
+    /// for the configured idle timeout is closed.
     public func makeServer() -> HTTPServerBuilder {
         .http1WebSocketUpgrade(
             webSocketRouter: makeWebSocketRouter(),
-            configuration: .init(ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20))))
+            configuration: .init(
+                http1: .init(idleTimeout: TimeAmount(configuration.limits.idleTimeout)),
+                ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20)))
+            )
         )
     }
 

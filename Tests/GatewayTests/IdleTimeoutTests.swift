@@ -1,0 +1,85 @@
+import AsyncHTTPClient
+import Gateway
+import HummingbirdTesting
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import SDLProtocol
+import Testing
+
+/// `limits.idleTimeout`: connections that hold a server slot without using it are closed; a
+/// response in progress is not.
+@Suite("HTTP connections: idle timeout")
+struct IdleTimeoutTests {
+    typealias H = GatewayHarness
+
+    /// Reads everything the server sends on a raw connection until it closes it, or gives up
+    /// (nil) after `limit`.
+    static func readUntilClosed(port: Int, sending request: String, limit: Duration) async throws -> String? {
+        let channel = try await ClientBootstrap(group: NIOSingletons.posixEventLoopGroup)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            }
+        return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                try await channel.executeThenClose { inbound, outbound in
+                    try await outbound.write(ByteBuffer(string: request))
+                    var text = ""
+                    for try await chunk in inbound { text += String(buffer: chunk) }
+                    return text
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            let first = try await group.next() ?? nil
+            if first == nil { channel.channel.close(promise: nil) }
+            return first
+        }
+    }
+
+    @Test("An idle keep-alive connection and a stalled request are closed after the idle timeout")
+    func idleConnectionsAreClosed() async throws {
+        let configuration = GatewayConfiguration(limits: GatewayLimits(idleTimeout: .milliseconds(200)))
+        try await H.withGateway(configuration, mode: .live) { client, _, _ in
+            let port = try #require(client.port)
+            // One request answered, then nothing: the server closes the kept-alive connection.
+            let answered = try await Self.readUntilClosed(
+                port: port, sending: "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", limit: .seconds(10)
+            )
+            let text = try #require(answered, "the server kept an idle connection open for 10 s")
+            #expect(text.hasPrefix("HTTP/1.1 200"))
+            // A body announced but never sent: closed, not held.
+            let stalled = try await Self.readUntilClosed(
+                port: port, sending: "POST /v1/apps HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+                limit: .seconds(10)
+            )
+            #expect(stalled != nil, "the server held a stalled request for 10 s")
+        }
+    }
+
+    @Test("An SSE stream quieter than the idle timeout stays open")
+    func quietStreamsStayOpen() async throws {
+        let configuration = GatewayConfiguration(limits: GatewayLimits(idleTimeout: .milliseconds(200)))
+        try await H.withGateway(configuration, mode: .live) { client, _, apps in
+            try await H.createApp(client)
+            let port = try #require(client.port)
+            let before = apps.hub.lastSeq(app: "demo")
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/apps/demo/events?types=vehicleData&since=\(before)")
+            request.headers.add(name: "Accept", value: "text/event-stream")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            #expect(response.status == .ok)
+            // Not synchronisation: the passing of three idle timeouts without a byte is what is tested.
+            try await Task.sleep(for: .milliseconds(600))
+            apps.hub.publish(app: "demo", type: "vehicleData", data: ["speed": 42])
+            var text = ""
+            for try await chunk in response.body {
+                text += String(buffer: chunk)
+                if text.contains("\"speed\":42") { break }
+            }
+            #expect(text.contains("\"speed\":42"))
+        }
+    }
+}
