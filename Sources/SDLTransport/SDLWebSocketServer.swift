@@ -64,11 +64,11 @@ public enum SDLWebSocketServer {
                     }
                     let upgrade = try configureUpgrade(channel, maximumMessageSize: maximumMessageSize)
                     let deadline = channel.eventLoop.scheduleTask(in: upgradeTimeout) { channel.close(promise: nil) }
-                    upgrade.whenComplete { result in
-                        // Upgraded, or failed (closed) already: the deadline has done its work. A
-                        // plain request keeps it until it has been answered and closed.
-                        if case .success(.notUpgraded) = result { return }
-                        deadline.cancel()
+                    // The deadline ends with the connection, or once it is a WebSocket. A plain
+                    // request keeps it until answered and closed; a failed upgrade until closed.
+                    channel.closeFuture.whenComplete { _ in deadline.cancel() }
+                    upgrade.whenSuccess { upgraded in
+                        if case .webSocket = upgraded { deadline.cancel() }
                     }
                     return upgrade
                 }
