@@ -79,19 +79,21 @@ struct ServeSettings {
         configuration.corsOrigins = Set(origins)
         configuration.publicDirectory = setting(command.publicDirectory, "SDL_GATEWAY_PUBLIC", "public")
         if let limits = file["limits"] {
+            let defaults = GatewayLimits()
             configuration.limits = GatewayLimits(
-                bodySize: try Self.int(limits, "bodySize", default: GatewayLimits.defaultBodySize),
-                fileSize: try Self.int(limits, "fileSize", default: GatewayLimits.defaultFileSize),
-                webSocketMessageSize: try Self.int(limits, "webSocketMessageSize", default: 1 << 20),
-                requestsPerSecond: try Self.int(limits, "requestsPerSecond", default: 50, minimum: 0),
-                idleTimeout: .seconds(try Self.int(limits, "idleTimeout", default: 60))
+                bodySize: try Self.int(limits, "bodySize", default: defaults.bodySize),
+                fileSize: try Self.int(limits, "fileSize", default: defaults.fileSize),
+                webSocketMessageSize: try Self.int(limits, "webSocketMessageSize", default: defaults.webSocketMessageSize),
+                requestsPerSecond: try Self.int(limits, "requestsPerSecond", default: defaults.requestsPerSecond, minimum: 0),
+                idleTimeout: .seconds(try Self.int(limits, "idleTimeout", default: Int(defaults.idleTimeout.components.seconds)))
             )
         }
         if let events = file["events"] {
+            let defaults = EventHub.Limits()
             configuration.events = EventHub.Limits(
-                ringCapacity: try Self.int(events, "ringCapacity", default: EventRing.defaultCapacity),
-                clientQueueCapacity: try Self.int(events, "clientQueueCapacity", default: EventClientQueue.defaultCapacity),
-                maximumClients: try Self.int(events, "maximumClients", default: 100)
+                ringCapacity: try Self.int(events, "ringCapacity", default: defaults.ringCapacity),
+                clientQueueCapacity: try Self.int(events, "clientQueueCapacity", default: defaults.clientQueueCapacity),
+                maximumClients: try Self.int(events, "maximumClients", default: defaults.maximumClients)
             )
         }
         for (index, app) in (file["apps"]?.arrayValue ?? []).enumerated() {
