@@ -40,8 +40,8 @@ struct IdleTimeoutTests {
         }
     }
 
-    @Test("An idle keep-alive connection and a stalled request are closed after the idle timeout")
-    func idleConnectionsAreClosed() async throws {
+    @Test("An idle keep-alive connection is closed after the idle timeout")
+    func idleConnectionIsClosed() async throws {
         let configuration = GatewayConfiguration(limits: GatewayLimits(idleTimeout: .milliseconds(200)))
         try await H.withGateway(configuration, mode: .live) { client, _, _ in
             let port = try #require(client.port)
@@ -51,6 +51,14 @@ struct IdleTimeoutTests {
             )
             let text = try #require(answered, "the server kept an idle connection open for 10 s")
             #expect(text.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    @Test("A request whose body stalls is closed after the idle timeout")
+    func stalledRequestIsClosed() async throws {
+        let configuration = GatewayConfiguration(limits: GatewayLimits(idleTimeout: .milliseconds(200)))
+        try await H.withGateway(configuration, mode: .live) { client, _, _ in
+            let port = try #require(client.port)
             // A body announced but never sent: closed, not held.
             let stalled = try await Self.readUntilClosed(
                 port: port, sending: "POST /v1/apps HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
