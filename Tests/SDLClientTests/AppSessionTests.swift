@@ -1,3 +1,4 @@
+import Foundation
 import HeadUnitSimulator
 import Logging
 import NIOCore
@@ -8,12 +9,12 @@ import Testing
 
 /// ``SDLAppSession`` reconnecting to the simulator over TCP: a dropped link (resumption) and a
 /// head unit restart (RESUME_FAILED, subscriptions restored by the client).
-@Suite("App session reconnection against the simulator")
+@Suite("App session reconnection against the simulator", .timeLimit(.minutes(1)))
 struct AppSessionTests {
     static let app = SDLAppConfiguration(appName: "Resilient", appID: "resilient-app", isMediaApplication: true)
 
     /// Waits for the next connection event in `state` (bounded by the events themselves: the
-    /// stream ends when the session closes).
+    /// stream ends when the session closes; and by the suite's time limit).
     static func waitFor(
         _ wanted: SDLAppSession.ConnectionState,
         in events: inout AsyncStream<SDLAppSession.Event>.Iterator
@@ -65,12 +66,22 @@ struct AppSessionTests {
         }
     }
 
-    /// A loopback port that was free a moment ago (bound, then closed).
+    /// A loopback port that is free and lies below the kernel's ephemeral range, so that while the
+    /// restart test's head unit is down no socket of the tests running beside it (they bind port 0
+    /// or connect, and get ephemeral ports) can take it before the head unit comes back.
     static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close()
-        return port
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let ephemeralStart = range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
+        let candidates = ephemeralStart > 11_000 ? 10_000..<ephemeralStart : 0..<1
+        for _ in 0..<100 {
+            let port = candidates.count > 1 ? Int.random(in: candidates) : 0
+            guard let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .bind(host: "127.0.0.1", port: port).get() else { continue }
+            let bound = channel.localAddress?.port ?? 0
+            try await channel.close()
+            return bound
+        }
+        throw IOError(errnoCode: EADDRINUSE, reason: "no free port below \(ephemeralStart) in 100 tries")
     }
 
     /// A tiny PNG (the 8-byte signature and an IHDR chunk): the app icon of the restart test.
@@ -87,7 +98,7 @@ struct AppSessionTests {
         return false
     }
 
-    @Test("A head unit restart mid-request: the pending request fails at once, requests fail fast while down, RESUME_FAILED, subscriptions and icon restored")
+    @Test("A head unit not there yet, then restarted mid-request: the connect is retried, the pending request fails at once, requests fail fast while down, RESUME_FAILED, subscriptions and icon restored")
     func headUnitRestart() async throws {
         let port = try await Self.freePort()
         var app = Self.app
@@ -97,6 +108,8 @@ struct AppSessionTests {
         let (failures, failure) = AsyncStream<SDLClientError?>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { outer in
             outer.addTask { await session.run() }
+            // No head unit yet: the first connect is refused and retried.
+            #expect(await Self.waitFor(.reconnecting, in: &events)?.contains("connectFailed") == true)
             let first = Self.simulator()
             var stopped = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { phase in

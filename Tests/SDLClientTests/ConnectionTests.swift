@@ -1,12 +1,13 @@
 import HeadUnitSimulator
 import Logging
 import NIOCore
+import NIOPosix
 import SDLClient
 import SDLProtocol
 import Testing
 
 /// ``SDLConnection`` against the simulated head unit over real TCP (127.0.0.1, port 0).
-@Suite("Connection to the simulator over TCP")
+@Suite("Connection to the simulator over TCP", .timeLimit(.minutes(1)))
 struct ConnectionTests {
     static func withSimulator(
         _ configuration: HeadUnitConfiguration = HeadUnitConfiguration(autoActivate: true, timeScale: 0.01),
@@ -42,6 +43,19 @@ struct ConnectionTests {
             }
             return try await group.next() ?? nil
         }
+    }
+
+    @Test("No head unit at the address: run() throws connectFailed and the events end, so nothing waits on them")
+    func connectRefused() async throws {
+        // A port that was just listening and is closed now: the connect is refused.
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(listener.localAddress?.port)
+        try await listener.close()
+        let connection = SDLConnection(configuration: .init(port: port, app: SDLAppConfiguration(appName: "Nobody", appID: "nobody")), logger: Logger(label: "test"))
+        await #expect { try await connection.run() } throws: { ($0 as? SDLClientError)?.code == .connectFailed }
+        var events = connection.events.makeAsyncIterator()
+        #expect(await events.next() == nil)
+        await #expect(throws: SDLClientError.self) { _ = try await connection.request("Show", ["mainField1": "x"]) }
     }
 
     @Test("Negotiates v5, registers, follows the HMI to FULL, sends requests, ends cleanly")

@@ -161,8 +161,34 @@ public final class SDLConnection: Sendable {
 
     /// Connects, negotiates and registers; `onRegistered` gets the RegisterAppInterface response;
     /// then serves until the link goes or ``close()`` ends the session. Throws why it ended
-    /// (nothing after a clean close).
+    /// (nothing after a clean close). However it ends, even when the connect fails, ``events``
+    /// ends with it and every waiting request fails.
     public func run(onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void = { _ in }) async throws {
+        let (channel, outboundBytes, actions): (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<[ByteBuffer]>, [SDLSessionStateMachine.Action])
+        do {
+            (channel, outboundBytes, actions) = try await open()
+        } catch {
+            // No link was made: whoever waits for one fails, and `events` ends as after a link.
+            fail(error)
+            eventContinuation.finish()
+            throw error
+        }
+        execute(actions)
+        defer { linkDown(SDLClientError(.linkLost, "the connection to the head unit closed")) }
+        do {
+            try await serve(channel, outboundBytes: outboundBytes, onRegistered: onRegistered)
+        } catch let error as SDLClientError {
+            fail(error)
+        } catch {
+            fail(SDLClientError(.linkLost, "\(error)"))
+        }
+        let (error, clean) = state.withLock { ($0.closeError, $0.endedCleanly) }
+        if let error { throw error }
+        if !clean { throw SDLClientError(.linkLost, "the head unit closed the connection") }
+    }
+
+    /// Connects and starts the session state machine; refuses when ``close()`` came first.
+    private func open() async throws(SDLClientError) -> (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<[ByteBuffer]>, [SDLSessionStateMachine.Action]) {
         guard !state.withLock({ $0.machine.isClosed }) else {
             throw SDLClientError(.closed, "the connection was closed before it started")
         }
@@ -188,18 +214,7 @@ public final class SDLConnection: Sendable {
             try? await channel.channel.close()
             throw SDLClientError(.closed, "the connection was closed while it was being opened")
         }
-        execute(actions)
-        defer { linkDown(SDLClientError(.linkLost, "the connection to the head unit closed")) }
-        do {
-            try await serve(channel, outboundBytes: outboundBytes, onRegistered: onRegistered)
-        } catch let error as SDLClientError {
-            fail(error)
-        } catch {
-            fail(SDLClientError(.linkLost, "\(error)"))
-        }
-        let (error, clean) = state.withLock { ($0.closeError, $0.endedCleanly) }
-        if let error { throw error }
-        if !clean { throw SDLClientError(.linkLost, "the head unit closed the connection") }
+        return (channel, outboundBytes, actions)
     }
 
     private func serve(
