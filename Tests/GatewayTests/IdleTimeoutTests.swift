@@ -9,9 +9,17 @@ import Testing
 
 /// `limits.idleTimeout`: connections that hold a server slot without using it are closed; a
 /// response in progress is not.
-@Suite("HTTP connections: idle timeout")
+@Suite("HTTP connections: idle timeout", .timeLimit(.minutes(1)))
 struct IdleTimeoutTests {
     typealias H = GatewayHarness
+
+    /// A live gateway whose idle timeout is 200 ms, its client, port and apps.
+    static func withShortIdleTimeout(_ body: @Sendable (any TestClientProtocol, Int, GatewayApps) async throws -> Void) async throws {
+        let configuration = GatewayConfiguration(limits: GatewayLimits(idleTimeout: .milliseconds(200)))
+        try await H.withGateway(configuration, mode: .live) { client, _, apps in
+            try await body(client, try #require(client.port), apps)
+        }
+    }
 
     /// Reads everything the server sends on a raw connection until it closes it, or gives up
     /// (nil) after `limit`.
@@ -42,9 +50,7 @@ struct IdleTimeoutTests {
 
     @Test("An idle keep-alive connection is closed after the idle timeout")
     func idleConnectionIsClosed() async throws {
-        let configuration = GatewayConfiguration(limits: GatewayLimits(idleTimeout: .milliseconds(200)))
-        try await H.withGateway(configuration, mode: .live) { client, _, _ in
-            let port = try #require(client.port)
+        try await Self.withShortIdleTimeout { _, port, _ in
             // One request answered, then nothing: the server closes the kept-alive connection.
             let answered = try await Self.readUntilClosed(
                 port: port, sending: "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", limit: .seconds(10)
@@ -56,9 +62,7 @@ struct IdleTimeoutTests {
 
     @Test("A request whose body stalls is closed after the idle timeout")
     func stalledRequestIsClosed() async throws {
-        let configuration = GatewayConfiguration(limits: GatewayLimits(idleTimeout: .milliseconds(200)))
-        try await H.withGateway(configuration, mode: .live) { client, _, _ in
-            let port = try #require(client.port)
+        try await Self.withShortIdleTimeout { _, port, _ in
             // A body announced but never sent: closed, not held.
             let stalled = try await Self.readUntilClosed(
                 port: port, sending: "POST /v1/apps HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
@@ -70,10 +74,8 @@ struct IdleTimeoutTests {
 
     @Test("An SSE stream quieter than the idle timeout stays open")
     func quietStreamsStayOpen() async throws {
-        let configuration = GatewayConfiguration(limits: GatewayLimits(idleTimeout: .milliseconds(200)))
-        try await H.withGateway(configuration, mode: .live) { client, _, apps in
+        try await Self.withShortIdleTimeout { client, port, apps in
             try await H.createApp(client)
-            let port = try #require(client.port)
             let before = apps.hub.lastSeq(app: "demo")
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/apps/demo/events?types=vehicleData&since=\(before)")
             request.headers.add(name: "Accept", value: "text/event-stream")

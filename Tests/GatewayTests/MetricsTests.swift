@@ -8,7 +8,7 @@ import Prometheus
 import SDLProtocol
 import Testing
 
-@Suite("Metrics: /metrics in Prometheus text")
+@Suite("Metrics: /metrics in Prometheus text", .timeLimit(.minutes(1)))
 struct MetricsTests {
     typealias H = GatewayHarness
 

@@ -8,7 +8,7 @@ import NIOCore
 import SDLProtocol
 import Testing
 
-@Suite("HTTP API: apps, RPCs, batch, vehicle data, subscriptions, files, spec")
+@Suite("HTTP API: apps, RPCs, batch, vehicle data, subscriptions, files, spec", .timeLimit(.minutes(1)))
 struct RouterAppTests {
     typealias H = GatewayHarness
 

@@ -8,7 +8,7 @@ import SDLProtocol
 import SDLTransport
 import Testing
 
-@Suite("HTTP API: health, readiness, contract, UI, auth, CORS and limits")
+@Suite("HTTP API: health, readiness, contract, UI, auth, CORS and limits", .timeLimit(.minutes(1)))
 struct RouterMetaTests {
     typealias H = GatewayHarness
 

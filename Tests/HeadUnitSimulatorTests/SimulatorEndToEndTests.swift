@@ -8,7 +8,7 @@ import Testing
 
 /// The simulator on a real TCP port (127.0.0.1, port 0) and a raw SDL app built only from
 /// SDLProtocol: what a phone app sees of SDL Core.
-@Suite("Simulator: end to end over TCP")
+@Suite("Simulator: end to end over TCP", .timeLimit(.minutes(1)))
 struct SimulatorEndToEndTests {
     /// Runs `body` against a simulator listening on a free port; stops it afterwards.
     static func withSimulator(

@@ -6,7 +6,7 @@ import Testing
 
 /// Subscriptions shared by owners against the simulator over TCP: the head unit sees one
 /// Subscribe for the first owner and one Unsubscribe when the last owner leaves.
-@Suite("App session: reference-counted subscriptions")
+@Suite("App session: reference-counted subscriptions", .timeLimit(.minutes(1)))
 struct AppSessionSubscriptionTests {
     /// How many requests of `function` the head unit received.
     static func received(_ function: String, by simulator: SimulatedHeadUnit) -> Int {

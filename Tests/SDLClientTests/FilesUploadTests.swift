@@ -7,7 +7,7 @@ import Testing
 
 /// Chunked PutFile uploads through ``SDLAppSession`` to the simulator over TCP (SDL-PROTOCOL.md §c
 /// "PutFile with bulk data"): the simulator checks every chunk's offset, length and CRC-32.
-@Suite("Files: uploads to the simulator over TCP")
+@Suite("Files: uploads to the simulator over TCP", .timeLimit(.minutes(1)))
 struct FilesUploadTests {
     static let app = SDLAppConfiguration(appName: "Uploader", appID: "uploader-app", isMediaApplication: true)
 

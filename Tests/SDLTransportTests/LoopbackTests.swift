@@ -5,7 +5,7 @@ import Testing
 
 /// ``SDLTransportClient`` against ``SDLWebSocketServer`` and a plain HTTP server over real sockets
 /// (127.0.0.1, port 0).
-@Suite("Transport over loopback")
+@Suite("Transport over loopback", .timeLimit(.minutes(1)))
 struct LoopbackTests {
     /// Runs a WebSocket server whose connections echo every message back, one by one, while
     /// `body` runs with its port.

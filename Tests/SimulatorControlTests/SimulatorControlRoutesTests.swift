@@ -7,7 +7,7 @@ import SDLProtocol
 import SimulatorControl
 import Testing
 
-@Suite("Simulator control API")
+@Suite("Simulator control API", .timeLimit(.minutes(1)))
 struct SimulatorControlRoutesTests {
     /// A simulator with one app registered through the protocol (no sockets: bytes straight into
     /// the head unit), and the control routes at /v1/simulator.
