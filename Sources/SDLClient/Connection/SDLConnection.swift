@@ -168,9 +168,8 @@ public final class SDLConnection: Sendable {
         do {
             (channel, outboundBytes, actions) = try await open()
         } catch {
-            // No link was made: whoever waits for one fails, and `events` ends as after a link.
-            fail(error)
-            eventContinuation.finish()
+            // No link was made: it ends as a link does, with its own error.
+            linkDown(error)
             throw error
         }
         execute(actions)
