@@ -72,9 +72,9 @@ struct AppSessionTests {
     static func freePort() async throws -> Int {
         let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
         let ephemeralStart = range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
-        let candidates = ephemeralStart > 11_000 ? 10_000..<ephemeralStart : 0..<1
         for _ in 0..<100 {
-            let port = candidates.count > 1 ? Int.random(in: candidates) : 0
+            // A system whose ephemeral range starts low gets a port of it (port 0).
+            let port = ephemeralStart > 11_000 ? Int.random(in: 10_000..<ephemeralStart) : 0
             guard let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .bind(host: "127.0.0.1", port: port).get() else { continue }
             let bound = channel.localAddress?.port ?? 0
