@@ -55,7 +55,7 @@ struct ConnectionTests {
         await #expect { try await connection.run() } throws: { ($0 as? SDLClientError)?.code == .connectFailed }
         var events = connection.events.makeAsyncIterator()
         #expect(await events.next() == nil)
-        await #expect(throws: SDLClientError.self) { _ = try await connection.request("Show", ["mainField1": "x"]) }
+        await #expect { _ = try await connection.request("Show", ["mainField1": "x"]) } throws: { ($0 as? SDLClientError)?.code == .notConnected }
     }
 
     @Test("Negotiates v5, registers, follows the HMI to FULL, sends requests, ends cleanly")
