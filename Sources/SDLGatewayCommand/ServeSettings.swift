@@ -14,7 +14,8 @@ import SDLTransport
 /// {"listen": "0.0.0.0:8080", "core": "tcp://sdl-core:12345", "simulate": false,
 ///  "tokens": {"s3cret": "control", "dashboards": "read"}, "corsOrigins": ["http://localhost:3000"],
 ///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "insecure": false,
-///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 50, "idleTimeout": 60},
+///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 50, "idleTimeout": 60,
+///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}]}
 /// ```
@@ -70,6 +71,7 @@ struct ServeSettings {
         if tokenArguments.isEmpty, let tokens = file["tokens"]?.objectValue {
             for (token, scope) in tokens {
                 guard let scope = scope.stringValue.flatMap(TokenScope.init(rawValue:)) else { throw ValidationError("config tokens: scope must be read or control") }
+                try Self.checkToken(token)
                 configuration.tokens[token] = scope
             }
         }
@@ -85,7 +87,9 @@ struct ServeSettings {
                 fileSize: try Self.int(limits, "fileSize", default: defaults.fileSize),
                 webSocketMessageSize: try Self.int(limits, "webSocketMessageSize", default: defaults.webSocketMessageSize),
                 requestsPerSecond: try Self.int(limits, "requestsPerSecond", default: defaults.requestsPerSecond, minimum: 0),
-                idleTimeout: .seconds(try Self.int(limits, "idleTimeout", default: Int(defaults.idleTimeout.components.seconds)))
+                idleTimeout: .seconds(try Self.int(limits, "idleTimeout", default: Int(defaults.idleTimeout.components.seconds))),
+                authFailuresPerMinute: try Self.int(limits, "authFailuresPerMinute", default: defaults.authFailuresPerMinute, minimum: 0),
+                eventStreamKeepAlive: .seconds(try Self.int(limits, "eventStreamKeepAlive", default: Int(defaults.eventStreamKeepAlive.components.seconds)))
             )
         }
         if let events = file["events"] {
@@ -134,10 +138,18 @@ struct ServeSettings {
             token = argument[..<colon]
             scope = named
         }
-        guard token.count >= 8, !token.contains(where: { $0.isWhitespace || $0 == "," }) else {
-            throw ValidationError("a token has at least 8 characters and no spaces or commas")
-        }
+        try checkToken(token)
         return (String(token), scope)
+    }
+
+    /// A token has at least 8 characters, each a letter, a digit or one of `-._~+!#$%&'*^`|`
+    /// (RFC 9110 token characters without `,`): what a browser can offer as the WebSocket
+    /// subprotocol `bearer.<token>` and an `Authorization` header can carry. `openssl rand -hex 32` makes one.
+    static func checkToken(_ token: some StringProtocol) throws {
+        let allowed = Set("-._~+!#$%&'*^`|")
+        guard token.count >= 8, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || allowed.contains($0)) }) else {
+            throw ValidationError("a token has at least 8 characters: letters, digits and -._~+!#$%&'*^`| (try: openssl rand -hex 32)")
+        }
     }
 
     static func int(_ object: SDLJSON, _ key: String, default value: Int, minimum: Int = 1) throws -> Int {

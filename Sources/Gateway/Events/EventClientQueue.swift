@@ -14,10 +14,17 @@ public final class EventClientQueue: Sendable {
         case gap(app: String, missed: UInt64, lastSeq: UInt64)
     }
 
+    /// What ``receive()`` hands out: an event, or a nudge (``nudge()``) while none came.
+    public enum Delivery: Sendable {
+        case event(GatewayEvent)
+        case keepAlive
+    }
+
     private struct State: Sendable {
         var items = CircularBuffer<Item>()
-        var waiter: CheckedContinuation<GatewayEvent?, Never>?
+        var waiter: CheckedContinuation<Delivery?, Never>?
         var finished = false
+        var nudged = false
         var dropped: UInt64 = 0
     }
 
@@ -36,7 +43,7 @@ public final class EventClientQueue: Sendable {
     /// Offers an event; never waits. Returns false when it was dropped (the queue was full).
     @discardableResult
     public func push(_ event: GatewayEvent) -> Bool {
-        let (waiter, accepted) = state.withLock { state -> (CheckedContinuation<GatewayEvent?, Never>?, Bool) in
+        let (waiter, accepted) = state.withLock { state -> (CheckedContinuation<Delivery?, Never>?, Bool) in
             guard !state.finished else { return (nil, false) }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -55,7 +62,7 @@ public final class EventClientQueue: Sendable {
             state.items.append(.event(event))
             return (nil, true)
         }
-        waiter?.resume(returning: event)
+        waiter?.resume(returning: .event(event))
         return accepted
     }
 
@@ -75,15 +82,39 @@ public final class EventClientQueue: Sendable {
         waiter?.resume(returning: nil)
     }
 
+    /// Wakes the reader with ``Delivery/keepAlive`` if it is waiting, else makes its next wait
+    /// return one at once (the SSE keep-alive comment of a quiet stream).
+    public func nudge() {
+        let waiter = state.withLock { state -> CheckedContinuation<Delivery?, Never>? in
+            guard !state.finished else { return nil }
+            guard let waiter = state.waiter else {
+                state.nudged = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: .keepAlive)
+    }
+
     /// The next event (a `gap` where events were lost), waiting for one; nil once finished or
     /// when the task is cancelled.
     public func next() async -> GatewayEvent? {
-        if let ready = take() { return ready.event }
+        while let delivery = await receive() {
+            if case .event(let event) = delivery { return event }
+        }
+        return nil
+    }
+
+    /// The next event or keep-alive nudge, waiting for one; nil once finished or when the task
+    /// is cancelled.
+    public func receive() async -> Delivery? {
+        if let ready = state.withLock({ Self.take(&$0) }) { return ready }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<GatewayEvent?, Never>) in
-                let result = state.withLock { state -> GatewayEvent?? in
-                    if let item = state.items.popFirst() { return .some(Self.event(item)) }
-                    if state.finished || Task.isCancelled { return .some(nil) }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery?, Never>) in
+                let result = state.withLock { state -> Delivery?? in
+                    if let ready = Self.take(&state) { return .some(ready) }
+                    if Task.isCancelled { return .some(nil) }
                     state.waiter = continuation
                     return nil
                 }
@@ -94,12 +125,15 @@ public final class EventClientQueue: Sendable {
         }
     }
 
-    private func take() -> (event: GatewayEvent?, Void)? {
-        state.withLock { state in
-            if let item = state.items.popFirst() { return (Self.event(item), ()) }
-            if state.finished { return (nil, ()) }
-            return nil
+    /// What is ready without waiting: a queued item, the end, or a pending nudge.
+    private static func take(_ state: inout State) -> Delivery?? {
+        if let item = state.items.popFirst() { return .some(.event(event(item))) }
+        if state.finished { return .some(nil) }
+        if state.nudged {
+            state.nudged = false
+            return .some(.keepAlive)
         }
+        return nil
     }
 
     private static func event(_ item: Item) -> GatewayEvent {

@@ -14,7 +14,13 @@ import Synchronization
 ///
 /// Over WebSocket a client may also send `{"id","function","params"[,"app"][,"timeout"]}` and
 /// gets `{"id","status","response"|"problem"}`, or `{"filter":{"types","names"}}` to change its
-/// filter. At most ``maximumRPCsInFlight`` RPCs per client run at once.
+/// filter. At most ``maximumRPCsInFlight`` RPCs per client run at once. Each message is
+/// authorised by ``AccessPolicy`` like an HTTP request: an RPC needs the control scope.
+///
+/// A browser authenticates its WebSocket with the subprotocols `sdl-gateway.v1, bearer.<token>`
+/// (the server selects `sdl-gateway.v1`) or, like an `EventSource`, with `?ticket=`.
+/// An SSE stream ends as soon as its client leaves (``ConnectionCloseWatcher``) and a quiet one
+/// gets a comment line every ``GatewayLimits/eventStreamKeepAlive``.
 struct EventRoutes: Sendable {
     let apps: GatewayApps
     let limits: GatewayLimits
@@ -71,18 +77,27 @@ struct EventRoutes: Sendable {
         router.ws("v1/apps/:id/events", shouldUpgrade: { request, context in
             try checkOrigin(request)
             _ = try stream(request, app: try context.parameters.require("id"))
-            return .upgrade([:])
+            return .upgrade(Self.upgradeHeaders(request))
         }) { inbound, outbound, context in
             let app = context.requestContext.parameters.get("id")
-            try await webSocket(inbound, outbound, stream: try stream(context.request, app: app))
+            try await webSocket(inbound, outbound, stream: try stream(context.request, app: app), scope: context.requestContext.scope)
         }
         router.ws("v1/events", shouldUpgrade: { request, _ in
             try checkOrigin(request)
             _ = try stream(request, app: nil)
-            return .upgrade([:])
+            return .upgrade(Self.upgradeHeaders(request))
         }) { inbound, outbound, context in
-            try await webSocket(inbound, outbound, stream: try stream(context.request, app: nil))
+            try await webSocket(inbound, outbound, stream: try stream(context.request, app: nil), scope: context.requestContext.scope)
         }
+    }
+
+    /// The 101's headers: `Sec-WebSocket-Protocol: sdl-gateway.v1` when the client offered it
+    /// (a browser fails a connection whose offered subprotocols were all ignored). The
+    /// `bearer.<token>` a browser offers beside it is never selected, so never echoed.
+    static func upgradeHeaders(_ request: Request) -> HTTPFields {
+        let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
+        guard offered.contains(where: { $0.trimmingCharacters(in: .whitespaces) == Authenticator.subprotocol }) else { return [:] }
+        return [.secWebSocketProtocol: Authenticator.subprotocol]
     }
 
     // MARK: Server-Sent Events
@@ -101,14 +116,31 @@ struct EventRoutes: Sendable {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         let perApp = app != nil
+        // The client leaving ends the stream at once, even when no event would have failed to write.
+        context.channel.clientLeft().whenComplete { _ in subscription.cancel() }
+        let keepAlive = limits.eventStreamKeepAlive
         let body = ResponseBody { writer in
             defer { subscription.cancel() }
             try await writer.write(ByteBuffer(string: ": sdl-gateway events\n\n"))
             // Graceful shutdown ends the stream, so the server need not wait for the client.
             try await withGracefulShutdownHandler {
-                while let event = await subscription.queue.next() {
-                    let id = perApp ? "\(event.seq)" : "\(event.app):\(event.seq)"
-                    try await writer.write(ByteBuffer(string: "id: \(id)\nevent: \(event.type)\ndata: \(event.json.serialized())\n\n"))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: keepAlive)
+                            subscription.queue.nudge()
+                        }
+                    }
+                    while let delivery = await subscription.queue.receive() {
+                        switch delivery {
+                        case .event(let event):
+                            let id = perApp ? "\(event.seq)" : "\(event.app):\(event.seq)"
+                            try await writer.write(ByteBuffer(string: "id: \(id)\nevent: \(event.type)\ndata: \(event.json.serialized())\n\n"))
+                        case .keepAlive:
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        }
+                    }
+                    group.cancelAll()
                 }
             } onGracefulShutdown: {
                 subscription.cancel()
@@ -120,7 +152,7 @@ struct EventRoutes: Sendable {
 
     // MARK: WebSocket
 
-    private func webSocket(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream) async throws {
+    private func webSocket(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, scope: TokenScope?) async throws {
         let subscription: EventHub.Subscription
         do {
             subscription = try apps.hub.subscribe(app: stream.app, filter: stream.filter, since: stream.since)
@@ -131,14 +163,14 @@ struct EventRoutes: Sendable {
         defer { subscription.cancel() }
         // Graceful shutdown ends the queue: the writer then closes with 1001 (going away).
         try await withGracefulShutdownHandler {
-            try await serveWebSocket(inbound, outbound, stream: stream, subscription: subscription)
+            try await serveWebSocket(inbound, outbound, stream: stream, scope: scope, subscription: subscription)
         } onGracefulShutdown: {
             subscription.cancel()
         }
     }
 
     private func serveWebSocket(
-        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, subscription: EventHub.Subscription
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, scope: TokenScope?, subscription: EventHub.Subscription
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -156,7 +188,7 @@ struct EventRoutes: Sendable {
                             try await outbound.write(.text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
                             continue
                         }
-                        guard let (id, work) = handle(text, stream: stream, subscription: subscription) else { continue }
+                        guard let (id, work) = handle(text, stream: stream, scope: scope, subscription: subscription) else { continue }
                         guard inFlight.enter() else {
                             let busy = GatewayError(.tooManyPendingRequests, "at most \(Self.maximumRPCsInFlight) RPCs at once per WebSocket")
                             try await outbound.write(.text(Self.reply(id: id, busy).serialized()))
@@ -175,12 +207,18 @@ struct EventRoutes: Sendable {
     }
 
     /// A client message: a filter change (answered at once, nil returned) or an RPC (its id
-    /// and the work that answers it).
-    private func handle(_ text: String, stream: Stream, subscription: EventHub.Subscription) -> (SDLJSON?, @Sendable () async -> SDLJSON)? {
+    /// and the work that answers it). Each is authorised by ``AccessPolicy`` first: what the
+    /// client's scope does not allow is answered with a 403 problem and never reaches the head unit.
+    private func handle(_ text: String, stream: Stream, scope: TokenScope?, subscription: EventHub.Subscription) -> (SDLJSON?, @Sendable () async -> SDLJSON)? {
         guard let message = try? SDLJSON.parse(text), message.objectValue != nil else {
             return (nil, { Self.reply(id: nil, GatewayError(.invalidBody, "messages are JSON objects")) })
         }
         if let filterMessage = message["filter"] {
+            do {
+                try AccessPolicy.authorize(scope, for: AccessPolicy.required(.filter), "a filter change")
+            } catch {
+                return (nil, { Self.reply(id: nil, error) })
+            }
             let filter = EventFilter(
                 types: filterMessage["types"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) },
                 names: filterMessage["names"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
@@ -189,6 +227,11 @@ struct EventRoutes: Sendable {
             return (nil, { ["filter": filter.json] })
         }
         let id = message["id"]
+        do {
+            try AccessPolicy.authorize(scope, for: AccessPolicy.required(.rpc), "an RPC over the WebSocket")
+        } catch {
+            return (id, { Self.reply(id: id, error) })
+        }
         guard let function = message["function"]?.stringValue else {
             return (id, { Self.reply(id: id, GatewayError(.invalidBody, "an RPC message needs function (and id, params)")) })
         }

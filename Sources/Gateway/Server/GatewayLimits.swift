@@ -14,15 +14,24 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
     /// How long an HTTP connection may sit between requests, or stall while sending one, before the
     /// server closes it; a response in progress (an SSE stream) is never cut. 60 s.
     public var idleTimeout: Duration
+    /// Failed authentications per address per minute (the burst too) before it is answered 429
+    /// without its credential being looked at; 0 = off. 20.
+    public var authFailuresPerMinute: Int
+    /// How often a quiet Server-Sent Events stream gets a comment line, so proxies keep it and a
+    /// dead peer is noticed. 15 s.
+    public var eventStreamKeepAlive: Duration
 
     public init(
         bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize,
-        webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = 50, idleTimeout: Duration = .seconds(60)
+        webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = 50, idleTimeout: Duration = .seconds(60),
+        authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15)
     ) {
         self.bodySize = bodySize
         self.fileSize = fileSize
         self.webSocketMessageSize = webSocketMessageSize
         self.requestsPerSecond = requestsPerSecond
         self.idleTimeout = idleTimeout
+        self.authFailuresPerMinute = authFailuresPerMinute
+        self.eventStreamKeepAlive = eventStreamKeepAlive
     }
 }

@@ -3,7 +3,7 @@ import HummingbirdWebSocket
 import NIOCore
 
 /// The request context of every gateway route: Hummingbird's core context, the WebSocket
-/// upgrade handler reference (for `/events`), and the scope the request's token granted.
+/// upgrade handler reference (for `/events`), its connection, and what ``AuthMiddleware`` granted.
 public struct GatewayRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
@@ -12,20 +12,17 @@ public struct GatewayRequestContext: RequestContext, WebSocketRequestContext {
     /// Who the caller is for the rate limit: its token, else its address.
     public var clientKey: String
     public let remoteAddress: SocketAddress?
+    /// The connection the request came on (the SSE streams watch it for the client leaving).
+    public let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.webSocket = .init()
         self.remoteAddress = source.channel.remoteAddress
+        self.channel = source.channel
         self.clientKey = source.channel.remoteAddress?.ipAddress ?? "local"
     }
 
     /// JSON bodies of the API are small; files have their own limit (``GatewayLimits``).
     public var maxUploadSize: Int { GatewayLimits.defaultBodySize }
-}
-
-/// What a bearer token allows (ARCHITECTURE.md; issue "Security and limits"): `read` covers GET,
-/// HEAD and the event streams, `control` everything.
-public enum TokenScope: String, Sendable, Hashable, Codable {
-    case read, control
 }

@@ -16,12 +16,18 @@ public struct GatewayRouter: Sendable {
     public let apps: GatewayApps
     public let simulator: SimulatedHeadUnit?
     public let prometheus: PrometheusCollectorRegistry?
+    /// Who may do what, shared by both routers (one failed-authentication budget, one ticket store).
+    public let authenticator: Authenticator
+    /// One request budget per client, shared by both routers (WebSocket upgrades count too).
+    let rateLimit: RateLimitMiddleware
 
     public init(configuration: GatewayConfiguration, apps: GatewayApps, simulator: SimulatedHeadUnit? = nil, prometheus: PrometheusCollectorRegistry? = nil) {
         self.configuration = configuration
         self.apps = apps
         self.simulator = simulator
         self.prometheus = prometheus
+        self.authenticator = Authenticator(tokens: configuration.tokens, failuresPerMinute: configuration.limits.authFailuresPerMinute)
+        self.rateLimit = RateLimitMiddleware(requestsPerSecond: configuration.limits.requestsPerSecond)
     }
 
     /// The directory served at `/`: the configured one, else the package's built-in page.
@@ -36,10 +42,10 @@ public struct GatewayRouter: Sendable {
     public func makeRouter() -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: EdgeMiddleware(allowedOrigins: configuration.corsOrigins))
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: RequestLogMiddleware(level: .info))
         router.add(middleware: MetricsMiddleware())
-        router.add(middleware: AuthMiddleware(tokens: configuration.tokens))
-        router.add(middleware: RateLimitMiddleware(requestsPerSecond: configuration.limits.requestsPerSecond))
+        router.add(middleware: AuthMiddleware(authenticator: authenticator))
+        router.add(middleware: rateLimit)
         router.add(middleware: QueryParametersMiddleware())
         if let publicDirectory {
             router.add(middleware: FileMiddleware(publicDirectory, searchForIndexHtml: true))
@@ -50,6 +56,7 @@ public struct GatewayRouter: Sendable {
         RPCRoutes(executor: executor, limits: configuration.limits).add(to: router)
         FileRoutes(apps: apps, limits: configuration.limits).add(to: router)
         SpecRoutes(catalog: apps.options.catalog).add(to: router)
+        TicketRoutes(tickets: authenticator.tickets).add(to: router)
         events.add(to: router)
         if let simulator {
             SimulatorControlRoutes(simulator: simulator).add(to: router.group("v1/simulator"))
@@ -59,7 +66,8 @@ public struct GatewayRouter: Sendable {
 
     public func makeWebSocketRouter() -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
-        router.add(middleware: AuthMiddleware(tokens: configuration.tokens))
+        router.add(middleware: AuthMiddleware(authenticator: authenticator))
+        router.add(middleware: rateLimit)
         router.add(middleware: QueryParametersMiddleware())
         events.addWebSocket(to: router)
         return router
@@ -68,12 +76,13 @@ public struct GatewayRouter: Sendable {
     /// HTTP/1.1 with WebSocket upgrades to ``makeWebSocketRouter()``: no frame, and so no
     /// message, larger than the configured WebSocket message size (1009 to the sender); pings
     /// every 20 s find dead clients; a connection idle between requests, or stalled inside one,
-    /// for the configured idle timeout is closed.
+    /// for the configured idle timeout is closed; a client that leaves is noticed at once
+    /// (``ConnectionCloseWatcher``), so its SSE stream ends.
     public func makeServer() -> HTTPServerBuilder {
         .http1WebSocketUpgrade(
             webSocketRouter: makeWebSocketRouter(),
             configuration: .init(
-                http1: .init(idleTimeout: TimeAmount(configuration.limits.idleTimeout)),
+                http1: .init(additionalChannelHandlers: [ConnectionCloseWatcher()], idleTimeout: TimeAmount(configuration.limits.idleTimeout)),
                 ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20)))
             )
         )
@@ -97,8 +106,9 @@ public struct GatewayRouter: Sendable {
         APIOperation("DELETE", "/v1/apps/{id}/subscriptions/buttons/{button}", query: ["owner"]),
         APIOperation("PUT", "/v1/apps/{id}/files/{name}", query: ["fileType", "persistent", "system", "chunkSize"]),
         APIOperation("GET", "/v1/apps/{id}/files"), APIOperation("DELETE", "/v1/apps/{id}/files/{name}"),
-        APIOperation("GET", "/v1/apps/{id}/events", query: ["types", "names", "since"]),
-        APIOperation("GET", "/v1/events", query: ["types", "names"]),
+        APIOperation("GET", "/v1/apps/{id}/events", query: ["types", "names", "since", "ticket"]),
+        APIOperation("GET", "/v1/events", query: ["types", "names", "ticket"]),
+        APIOperation("POST", "/v1/tickets"),
         APIOperation("GET", "/v1/spec"), APIOperation("GET", "/v1/spec/functions/{name}", query: ["optional"]),
     ]
 
