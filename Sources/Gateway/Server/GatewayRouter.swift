@@ -113,5 +113,5 @@ public struct GatewayRouter: Sendable {
     ]
 
     /// The gateway's operations and, mounted at `/v1/simulator/`, the simulator's.
-    static let allOperations: [APIOperation] = operations + SimulatorControlRoutes.operations.map { $0.mounted(at: "/v1/simulator/") }
+    public static let allOperations: [APIOperation] = operations + SimulatorControlRoutes.operations.map { $0.mounted(at: "/v1/simulator/") }
 }
