@@ -1,9 +1,10 @@
 import AsyncHTTPClient
 import Foundation
-import Gateway
+@testable import Gateway
 import HTTPTypes
 import HeadUnitSimulator
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWSTesting
@@ -240,5 +241,32 @@ struct AuthTests {
         #expect(AccessPolicy.required(.rpc) == .control)
         #expect(AccessPolicy.required(.filter) == .read)
         #expect(TokenScope.read.allows(.read) && !TokenScope.read.allows(.control) && TokenScope.control.allows(.control))
+    }
+}
+
+@Suite("Auth: credentials from headers, subprotocols and tickets; nothing secret in logs")
+struct CredentialTests {
+    static func request(_ path: String, _ headers: HTTPFields = [:]) -> Request {
+        Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: path, headerFields: headers), body: .init(buffer: ByteBuffer()))
+    }
+
+    @Test("The Authorization header wins, then a bearer. subprotocol, then ?ticket=")
+    func credentialSources() {
+        typealias C = Authenticator.Credential
+        #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "Bearer  abc"])) == C.token("abc"))
+        #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "Basic abc"])) == C.token(""))
+        #expect(Authenticator.credential(of: Self.request("/v1/events", [.secWebSocketProtocol: "sdl-gateway.v1, bearer.tok-1"])) == C.token("tok-1"))
+        #expect(Authenticator.credential(of: Self.request("/v1/events", [.secWebSocketProtocol: "sdl-gateway.v1"])) == nil)
+        #expect(Authenticator.credential(of: Self.request("/v1/events?ticket=abc")) == C.ticket("abc"))
+        #expect(Authenticator.credential(of: Self.request("/v1/events?ticket=abc", [.authorization: "Bearer t"])) == C.token("t"))
+        #expect(Authenticator.takesTickets(Self.request("/v1/apps/demo/events")))
+        #expect(!Authenticator.takesTickets(Self.request("/v1/apps/demo")))
+        #expect(!Authenticator.takesTickets(Self.request("/v1/apps/demo/events/x")))
+    }
+
+    @Test("Request logs redact tickets")
+    func redaction() {
+        #expect(RequestLogMiddleware.redacted(URI("/v1/events?types=a&ticket=0123abcd")) == "/v1/events?types=a&ticket=…")
+        #expect(RequestLogMiddleware.redacted(URI("/v1/apps?x=1")) == "/v1/apps?x=1")
     }
 }

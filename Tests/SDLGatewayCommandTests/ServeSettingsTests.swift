@@ -67,6 +67,12 @@ struct ServeSettingsTests {
         #expect((try? Self.settings(["--listen", "0.0.0.0:8080", "--insecure"])) != nil)
         #expect((try? Self.settings(["--listen", "0.0.0.0:8080", "--token", "long-enough-token"])) != nil)
         #expect(throws: (any Error).self) { try Self.settings(["--token", "short"]) }
+        // A token must fit a WebSocket subprotocol (bearer.<token>): no '/', '=', spaces or commas.
+        for bad in ["abc/def+ghi==", "has space in it", "comma,separated", "ünïcödé-token"] {
+            #expect(throws: (any Error).self, "\(bad)") { try Self.settings(["--token", bad]) }
+        }
+        #expect((try? Self.settings(["--token", "0123456789abcdef_-.~"])) != nil)
+        #expect(throws: (any Error).self) { try Self.settings(["--config", try Self.configFile(#"{"tokens": {"x/y": "read"}}"#)]) }
         #expect(throws: (any Error).self) { try Self.settings(["--core", "http://core:80"]) }
         #expect(throws: (any Error).self) { try Self.settings(["--config", try Self.configFile("{not json")]) }
         #expect(throws: (any Error).self) { try Self.settings(["--config", try Self.configFile(#"{"apps": [{"appName": "No id"}]}"#)]) }
