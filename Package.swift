@@ -36,13 +36,17 @@ let package = Package(
         // Bytes <-> frames, messages, BSON, control frames and RPCs. NIOCore only: no I/O.
         .target(
             name: "SDLProtocol",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The RPC catalog of MOBILE_API.xml, its loader and JSON parameter validation.
         .target(
             name: "SDLSpec",
-            dependencies: ["SDLProtocol"],
+            dependencies: [
+                "SDLProtocol",
+            ],
             swiftSettings: swiftSettings
         ),
         // The byte channel to a head unit: tcp, ws and wss (SDL Core's WebSocket server for apps).
@@ -50,10 +54,10 @@ let package = Package(
             name: "SDLTransport",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -64,10 +68,10 @@ let package = Package(
                 "SDLProtocol",
                 "SDLSpec",
                 "SDLTransport",
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -78,9 +82,20 @@ let package = Package(
                 "SDLProtocol",
                 "SDLSpec",
                 "SDLTransport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // What the gateway's HTTP API and the simulator's control API share: problem+json, the
+        // operation list, the JSON content-type rule, SDLJSON responses.
+        .target(
+            name: "HTTPAPISupport",
+            dependencies: [
+                "SDLProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -88,34 +103,35 @@ let package = Package(
         .target(
             name: "SimulatorControl",
             dependencies: [
+                "HTTPAPISupport",
                 "HeadUnitSimulator",
                 "SDLProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         // The HTTP, WebSocket and SSE API over app sessions: routes, event hub, auth, metrics.
+        // It does not know the simulator: the command hands it the simulator's routes.
         .target(
             name: "Gateway",
             dependencies: [
+                "HTTPAPISupport",
                 "SDLClient",
-                "SDLTransport",
                 "SDLProtocol",
                 "SDLSpec",
-                "HeadUnitSimulator",
-                "SimulatorControl",
+                "SDLTransport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/public")],
@@ -124,28 +140,42 @@ let package = Package(
         // `sdl-spec-gen`: regenerates Sources/SDLSpec/Generated from MOBILE_API.xml.
         .executableTarget(
             name: "SDLSpecGenerator",
-            dependencies: ["SDLSpec"],
+            dependencies: [
+                "SDLSpec",
+            ],
             swiftSettings: swiftSettings
         ),
-        // `sdl-gateway`: the command line (inspect and simulate; serve later).
+        // `sdl-gateway`: the command line (serve, simulate, inspect); composes the gateway and the simulator.
         .executableTarget(
             name: "SDLGatewayCommand",
             dependencies: [
+                "Gateway",
+                "HeadUnitSimulator",
+                "SDLClient",
                 "SDLProtocol",
                 "SDLSpec",
-                "HeadUnitSimulator",
-                "SimulatorControl",
-                "Gateway",
-                "SDLClient",
                 "SDLTransport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "SimulatorControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Helpers for the test targets: the OpenAPI reader, raw loopback connections, route lists.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "HTTPAPISupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -160,16 +190,19 @@ let package = Package(
         ),
         .testTarget(
             name: "SDLSpecTests",
-            dependencies: ["SDLSpec", "SDLProtocol"],
+            dependencies: [
+                "SDLProtocol",
+                "SDLSpec",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SDLTransportTests",
             dependencies: [
                 "SDLTransport",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
@@ -178,14 +211,14 @@ let package = Package(
         .testTarget(
             name: "SDLClientTests",
             dependencies: [
+                "HeadUnitSimulator",
                 "SDLClient",
                 "SDLProtocol",
                 "SDLSpec",
                 "SDLTransport",
-                "HeadUnitSimulator",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -195,6 +228,7 @@ let package = Package(
                 "HeadUnitSimulator",
                 "SDLProtocol",
                 "SDLSpec",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -203,9 +237,12 @@ let package = Package(
         .testTarget(
             name: "SimulatorControlTests",
             dependencies: [
-                "SimulatorControl",
+                "HTTPAPISupport",
                 "HeadUnitSimulator",
                 "SDLProtocol",
+                "SimulatorControl",
+                "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -216,31 +253,39 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
-                "SDLTransport",
+                "HTTPAPISupport",
+                "HeadUnitSimulator",
                 "SDLClient",
                 "SDLProtocol",
-                "HeadUnitSimulator",
+                "SDLTransport",
+                "SimulatorControl",
+                "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SDLGatewayCommandTests",
             dependencies: [
-                "SDLGatewayCommand", "SDLProtocol", "SDLSpec", "Gateway", "SDLTransport",
+                "Gateway",
+                "SDLGatewayCommand",
+                "SDLProtocol",
+                "SDLSpec",
+                "SDLTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,15 +2,11 @@ import ArgumentParser
 import Foundation
 import Gateway
 import HeadUnitSimulator
-import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import Metrics
 import NIOCore
 import NIOPosix
 import Prometheus
-import SDLClient
-import SDLSpec
 import SDLTransport
 import ServiceLifecycle
 import SimulatorControl
@@ -64,15 +60,13 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: Logger.Level?
 
     func run() async throws {
-        let settings = try ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
+        var settings = try ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
         var logger = Logger(label: "sdl-gateway")
         logger.logLevel = settings.logLevel
         let prometheus = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: prometheus))
 
-        var services: [any Service] = []
-        var simulator: SimulatedHeadUnit?
-        var coreAddress = settings.core
+        var companion = GatewayCompanion()
         if settings.simulate {
             var headUnit = HeadUnitConfiguration()
             headUnit.autoActivate = true
@@ -80,35 +74,21 @@ struct ServeCommand: AsyncParsableCommand {
             headUnit.catalog = settings.catalog
             let simulated = SimulatedHeadUnit(configuration: headUnit, logger: logger)
             let port = try await Self.freeLoopbackPort()
-            coreAddress = SDLTransportAddress.tcp(host: "127.0.0.1", port: port)
-            services.append(SimulatorService(simulator: simulated, host: "127.0.0.1", port: port) { address in
+            settings.configuration.sessions.defaultCore = SDLTransportAddress.tcp(host: "127.0.0.1", port: port)
+            companion.services.append(SimulatorService(simulator: simulated, host: "127.0.0.1", port: port) { address in
                 announce("SDL head unit (simulated) on 127.0.0.1:\(address.port ?? port)")
             })
-            simulator = simulated
+            companion.routeGroups.append(SimulatorControlRoutes.gatewayRouteGroup(simulated))
         }
-        let hub = EventHub(limits: settings.configuration.events)
-        let apps = GatewayApps(
-            options: .init(defaultCore: coreAddress, catalog: settings.catalog, allowedCores: settings.allowedCores), hub: hub, logger: logger
-        )
-        services.append(apps)
-        for startup in settings.configuration.startupApps {
-            _ = try await apps.create(id: startup.id, core: startup.core, app: startup.app, wait: false)
-        }
-        let gateway = GatewayRouter(configuration: settings.configuration, apps: apps, simulator: simulator, prometheus: prometheus)
         let listen = settings.listen
-        let headUnit = coreAddress
-        let application = Application(
-            router: gateway.makeRouter(),
-            server: gateway.makeServer(),
-            configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "sdl-gateway"),
+        let headUnit = settings.configuration.sessions.defaultCore
+        let (application, _) = try await buildApplication(
+            settings.configuration, companion: companion, prometheus: prometheus, logger: logger,
             onServerRunning: { channel in
                 announce("sdl-gateway on http://\(listen.host):\(channel.localAddress?.port ?? listen.port) (head unit \(headUnit))")
-            },
-            logger: logger
+            }
         )
-        services.append(application)
-        services.append(EventStreamCloser(hub: hub))
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 

@@ -109,6 +109,9 @@ struct ServeSettings {
                 throw ValidationError("config apps[\(index)]: \(error.detail)")
             }
         }
+        configuration.host = listen.host
+        configuration.port = listen.port
+        configuration.sessions = GatewayApps.Options(defaultCore: core, catalog: catalog, allowedCores: allowedCores)
         self.configuration = configuration
 
         let insecure = flag(command.insecure, "SDL_GATEWAY_INSECURE", "insecure")

@@ -1,3 +1,4 @@
+import HTTPAPISupport
 import Hummingbird
 import HeadUnitSimulator
 import NIOCore
@@ -56,7 +57,7 @@ public struct SimulatorControlRoutes: Sendable {
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
             let appID = try context.parameters.require("appID")
             guard let commandID = Int64(try context.parameters.require("cmdID")) else {
-                throw ControlProblem.invalidBody("cmdID must be an integer")
+                throw HTTPProblem.invalidBody("cmdID must be an integer")
             }
             let body = try await Self.body(request, optional: true, allowed: ["triggerSource"])
             let source = try Self.string(body, "triggerSource") ?? "MENU"
@@ -94,7 +95,7 @@ public struct SimulatorControlRoutes: Sendable {
         }
         router.put("driver-distraction") { request, _ -> SDLJSON in
             let body = try await Self.body(request, allowed: ["state"])
-            guard let state = try Self.string(body, "state") else { throw ControlProblem.invalidBody("state is required") }
+            guard let state = try Self.string(body, "state") else { throw HTTPProblem.invalidBody("state is required") }
             return try simulator.perform { unit, now in
                 (["state": .string(state)], try Self.control { try unit.setDriverDistraction(state, now: now) })
             }
@@ -104,7 +105,7 @@ public struct SimulatorControlRoutes: Sendable {
         }
         router.put("vehicle-data") { request, _ -> SDLJSON in
             let body = try await Self.body(request)
-            guard case .object(let values) = body else { throw ControlProblem.invalidBody("the body must be an object of vehicle data") }
+            guard case .object(let values) = body else { throw HTTPProblem.invalidBody("the body must be an object of vehicle data") }
             return try simulator.perform { unit, now in
                 let actions = try Self.control { try unit.overrideVehicleData(values, now: now) }
                 return (.object(unit.vehicleData), actions)
@@ -113,7 +114,7 @@ public struct SimulatorControlRoutes: Sendable {
         router.get("log") { request, _ -> SDLJSON in
             let values = request.uri.queryParameters.getAll("limit")
             guard values.count <= 1, let limit = values.first.map({ Int($0) }) ?? 200, (0...10_000).contains(limit) else {
-                throw ControlProblem(status: .badRequest, code: "invalid-query", title: "A query value is not valid", detail: "limit must be one integer 0...10000")
+                throw HTTPProblem(status: .badRequest, code: "invalid-query", title: "A query value is not valid", detail: "limit must be one integer 0...10000")
             }
             let entries = simulator.snapshot.log.entries.suffix(limit)
             return .array(entries.map(\.json))
@@ -125,7 +126,7 @@ public struct SimulatorControlRoutes: Sendable {
             let body = try await Self.body(request, allowed: ["function", "delayMs", "resultCode", "hang", "dropConnection", "malformedFrame", "burst"])
             let function = try Self.string(body, "function")
             if let delay = try Self.int(body, "delayMs"), !(0...Self.maximumFaultDelay).contains(delay) {
-                throw ControlProblem.invalidBody("delayMs must be 0...\(Self.maximumFaultDelay)")
+                throw HTTPProblem.invalidBody("delayMs must be 0...\(Self.maximumFaultDelay)")
             }
             var added: [SDLJSON] = []
             try simulator.perform { unit, now in
@@ -136,7 +137,7 @@ public struct SimulatorControlRoutes: Sendable {
                         burst["params"] == nil || burst["params"]?.objectValue != nil,
                         burst["ratePerSecond"] == nil || burst["ratePerSecond"]?.doubleValue != nil
                     else {
-                        throw ControlProblem.invalidBody("burst needs notification (string) and count (integer); appID is a string, params an object, ratePerSecond a number")
+                        throw HTTPProblem.invalidBody("burst needs notification (string) and count (integer); appID is a string, params an object, ratePerSecond a number")
                     }
                     actions = try Self.control {
                         try unit.burst(
@@ -160,7 +161,7 @@ public struct SimulatorControlRoutes: Sendable {
                 }
                 return ((), actions)
             }
-            guard !added.isEmpty else { throw ControlProblem.invalidBody("the body names no fault") }
+            guard !added.isEmpty else { throw HTTPProblem.invalidBody("the body names no fault") }
             return SDLJSON.array(added).httpResponse(status: .created)
         }
         router.delete("faults") { _, _ -> Response in
@@ -174,7 +175,7 @@ public struct SimulatorControlRoutes: Sendable {
         do {
             return try body()
         } catch let error as SimulatorControlError {
-            throw ControlProblem(error)
+            throw HTTPProblem(error)
         }
     }
 
@@ -183,7 +184,7 @@ public struct SimulatorControlRoutes: Sendable {
     static func body(_ request: Request, optional: Bool = false, allowed: Set<String>? = nil) async throws -> SDLJSON {
         let body = try await body(request, optional: optional)
         if let allowed, let unknown = Set(body.objectValue?.keys ?? [:].keys).subtracting(allowed).sorted().first {
-            throw ControlProblem.invalidBody("unknown member \(unknown); expected \(allowed.sorted().joined(separator: ", "))")
+            throw HTTPProblem.invalidBody("unknown member \(unknown); expected \(allowed.sorted().joined(separator: ", "))")
         }
         return body
     }
@@ -192,38 +193,38 @@ public struct SimulatorControlRoutes: Sendable {
         let buffer = try await request.body.collect(upTo: maximumBodySize)
         if buffer.readableBytes == 0 {
             if optional { return [:] }
-            throw ControlProblem.invalidBody("a JSON object is required")
+            throw HTTPProblem.invalidBody("a JSON object is required")
         }
         guard JSONContentType.accepts(request.headers[.contentType]) else {
-            throw ControlProblem(
+            throw HTTPProblem(
                 status: .unsupportedMediaType, code: "unsupported-media-type", title: "Unsupported media type",
                 detail: "send JSON bodies with Content-Type: application/json"
             )
         }
         do {
             let value = try SDLJSON.parse(buffer)
-            guard case .object = value else { throw ControlProblem.invalidBody("the body must be a JSON object") }
+            guard case .object = value else { throw HTTPProblem.invalidBody("the body must be a JSON object") }
             return value
         } catch let error as SDLProtocolError {
-            throw ControlProblem.invalidBody("\(error)")
+            throw HTTPProblem.invalidBody("\(error)")
         }
     }
 
     static func int(_ body: SDLJSON, _ key: String) throws -> Int64? {
         guard let value = body[key] else { return nil }
-        guard let number = value.intValue else { throw ControlProblem.invalidBody("\(key) must be an integer") }
+        guard let number = value.intValue else { throw HTTPProblem.invalidBody("\(key) must be an integer") }
         return number
     }
 
     static func bool(_ body: SDLJSON, _ key: String) throws -> Bool? {
         guard let value = body[key] else { return nil }
-        guard let flag = value.boolValue else { throw ControlProblem.invalidBody("\(key) must be a boolean") }
+        guard let flag = value.boolValue else { throw HTTPProblem.invalidBody("\(key) must be a boolean") }
         return flag
     }
 
     static func string(_ body: SDLJSON, _ key: String) throws -> String? {
         guard let value = body[key] else { return nil }
-        guard case .string(let text) = value else { throw ControlProblem.invalidBody("\(key) must be a string") }
+        guard case .string(let text) = value else { throw HTTPProblem.invalidBody("\(key) must be a string") }
         return text
     }
 }

@@ -3,6 +3,7 @@ import Gateway
 import HummingbirdTesting
 import NIOCore
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// Issue "Security and availability": an event stream's client is released as soon as its

@@ -9,10 +9,11 @@ import NIOCore
 import Prometheus
 import SDLProtocol
 import SDLTransport
+import SimulatorControl
 import Testing
 
 /// A gateway in front of a simulated head unit on loopback, under HummingbirdTesting: the same
-/// routers `sdl-gateway serve` builds.
+/// application `sdl-gateway serve` builds (``buildApplication``).
 enum GatewayHarness {
     /// The simulator's WebSocket listener (SDL Core's WebEngine transport) while a body runs.
     @TaskLocal static var webSocketPort: Int?
@@ -29,25 +30,25 @@ enum GatewayHarness {
             logger: Logger(label: "test")
         )
         try await simulator.withListening([.tcp(host: "127.0.0.1", port: 0), .webSocket(host: "127.0.0.1", port: 0)]) { ports in
-            let port = ports[0]
-            let apps = GatewayApps(
-                options: .init(
-                    defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: port), registrationWait: .seconds(5), shutdownGracePeriod: .seconds(2),
-                    allowedCores: [SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: ports[1])]
-                ),
-                hub: EventHub(limits: configuration.events),
-                logger: Logger(label: "test")
+            var configuration = configuration
+            configuration.port = 0
+            configuration.sessions = GatewayApps.Options(
+                defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: ports[0]), registrationWait: .seconds(5), shutdownGracePeriod: .seconds(2),
+                allowedCores: [SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: ports[1])]
             )
-            let gateway = GatewayRouter(configuration: configuration, apps: apps, simulator: simulator, prometheus: prometheus)
-            let application = Application(
-                router: gateway.makeRouter(),
-                server: gateway.makeServer(),
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                services: [apps]
+            let (application, apps) = try await buildApplication(
+                configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus, logger: Logger(label: "test")
             )
             try await $webSocketPort.withValue(ports[1]) {
                 try await application.test(mode) { client in try await body(client, simulator, apps) }
             }
+        }
+    }
+
+    /// The simulator's control API mounted as `serve --simulate` mounts it.
+    static func simulatorRoutes(_ simulator: SimulatedHeadUnit) -> GatewayRouteGroup {
+        GatewayRouteGroup(path: "v1/simulator", operations: SimulatorControlRoutes.operations) { group in
+            SimulatorControlRoutes(simulator: simulator).add(to: group)
         }
     }
 

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// `limits.idleTimeout`: connections that hold a server slot without using it are closed; a
@@ -21,38 +22,11 @@ struct IdleTimeoutTests {
         }
     }
 
-    /// Reads everything the server sends on a raw connection until it closes it, or gives up
-    /// (nil) after `limit`.
-    static func readUntilClosed(port: Int, sending request: String, limit: Duration) async throws -> String? {
-        let channel = try await ClientBootstrap(group: NIOSingletons.posixEventLoopGroup)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
-            }
-        return try await withThrowingTaskGroup(of: String?.self) { group in
-            group.addTask {
-                try await channel.executeThenClose { inbound, outbound in
-                    try await outbound.write(ByteBuffer(string: request))
-                    var text = ""
-                    for try await chunk in inbound { text += String(buffer: chunk) }
-                    return text
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            let first = try await group.next() ?? nil
-            if first == nil { channel.channel.close(promise: nil) }
-            return first
-        }
-    }
-
     @Test("An idle keep-alive connection is closed after the idle timeout")
     func idleConnectionIsClosed() async throws {
         try await Self.withShortIdleTimeout { _, port, _ in
             // One request answered, then nothing: the server closes the kept-alive connection.
-            let answered = try await Self.readUntilClosed(
+            let answered = try await RawConnection.readUntilClosed(
                 port: port, sending: "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", limit: .seconds(10)
             )
             let text = try #require(answered, "the server kept an idle connection open for 10 s")
@@ -64,7 +38,7 @@ struct IdleTimeoutTests {
     func stalledRequestIsClosed() async throws {
         try await Self.withShortIdleTimeout { _, port, _ in
             // A body announced but never sent: closed, not held.
-            let stalled = try await Self.readUntilClosed(
+            let stalled = try await RawConnection.readUntilClosed(
                 port: port, sending: "POST /v1/apps HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
                 limit: .seconds(10)
             )

@@ -1,6 +1,9 @@
 import Foundation
 import Gateway
+import HTTPAPISupport
+import HeadUnitSimulator
 import SimulatorControl
+import TestSupport
 import HTTPTypes
 import Logging
 import SDLProtocol
@@ -25,10 +28,25 @@ struct OpenAPIContractTests {
 
     @Test("Every route is documented with its query parameters and every documented operation is routed")
     func sameOperations() throws {
-        let routed = Set(GatewayRouter.operations.map(\.description))
+        let declared = Set(GatewayRouter.operations.map(\.description))
         let documented = try Self.documentedOperations()
+        #expect(declared.subtracting(documented).sorted() == [], "declared but not documented")
+        #expect(documented.subtracting(declared).sorted() == [], "documented but not declared")
+    }
+
+    @Test("The routes the real routers register (the gateway's, its WebSocket upgrades and the simulator's group) are the document's operations")
+    func registeredRoutes() throws {
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        let gateway = GatewayRouter(
+            configuration: GatewayConfiguration(), apps: GatewayApps(logger: Logger(label: "test")), routeGroups: [GatewayHarness.simulatorRoutes(simulator)]
+        )
+        let documented = Set(OpenAPIOperations.parse(try String(contentsOf: Self.document, encoding: .utf8)).map { "\($0.method) \($0.path)" })
+        // `GET /` is the public directory's index.html, served by the file middleware, not a route.
+        let routed = gateway.makeRouter().registeredOperations.union(["GET /"])
         #expect(routed.subtracting(documented).sorted() == [], "routed but not documented")
         #expect(documented.subtracting(routed).sorted() == [], "documented but not routed")
+        #expect(gateway.makeWebSocketRouter().registeredOperations == ["GET /v1/apps/{id}/events", "GET /v1/events"])
+        #expect(Set(gateway.allOperations.map { "\($0.method) \($0.path)" }) == documented, "the operations the middleware enforces")
     }
 
     @Test("The reader finds path-level, operation-level and shared query parameters")

@@ -50,8 +50,8 @@ struct RouterMetaTests {
 
     @Test("Not ready while the head unit is unreachable: 503 with the reason")
     func notReady() async throws {
-        let apps = GatewayApps(options: .init(defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: 1)), logger: .init(label: "test"))
-        let application = Application(router: GatewayRouter(configuration: GatewayConfiguration(), apps: apps).makeRouter(), services: [apps])
+        let configuration = GatewayConfiguration(port: 0, sessions: .init(defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: 1)))
+        let (application, _) = try await buildApplication(configuration, logger: .init(label: "test"))
         try await application.test(.router) { client in
             try await client.execute(uri: "/v1/ready", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)

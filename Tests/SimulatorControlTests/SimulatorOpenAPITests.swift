@@ -1,4 +1,5 @@
 import Foundation
+import HTTPAPISupport
 import HeadUnitSimulator
 import Hummingbird
 import Logging
@@ -6,6 +7,7 @@ import HummingbirdTesting
 import NIOCore
 import SDLProtocol
 import SimulatorControl
+import TestSupport
 import Testing
 
 /// `openapi.yaml` and the control routes describe the same set of operations.
@@ -26,12 +28,15 @@ struct SimulatorOpenAPITests {
     func sameOperations() async throws {
         let documented = try Self.documentedOperations()
         #expect(documented.count == 15)
+        // The declared operations (with their query parameters, which the gateway enforces) …
         #expect(Set(documented) == Set(SimulatorControlRoutes.operations.map { $0.mounted(at: "/v1/simulator/") }))
-
-        // And the router really answers each one (an unrouted request is a bare 404 without a problem body).
+        // … and the routes the router really registers are the document's.
         let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: .init(label: "test"))
         let router = Router()
         SimulatorControlRoutes(simulator: simulator).add(to: router.group("v1/simulator"))
+        #expect(router.registeredOperations == Set(documented.map { "\($0.method) \($0.path)" }))
+
+        // And the router really answers each one (an unrouted request is a bare 404 without a problem body).
         let app = Application(router: router)
         try await app.test(.router) { client in
             for operation in documented {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import SimulatorControl
+import HTTPAPISupport
 import SDLProtocol
 
 /// The outermost middleware: every response gets `X-Request-ID`, CORS headers for allowed
@@ -13,6 +13,8 @@ struct EdgeMiddleware: RouterMiddleware {
 
     /// Allowed origins (`*` allows any); empty allows none (same-origin pages need no CORS).
     let allowedOrigins: Set<String>
+    /// Every operation of the API, for the `Allow` of 405 answers.
+    let operations: [APIOperation]
 
     func allows(origin: String) -> Bool {
         allowedOrigins.contains("*") || allowedOrigins.contains(origin)
@@ -23,7 +25,7 @@ struct EdgeMiddleware: RouterMiddleware {
         var response: Response
         if request.method == .options, let origin, request.headers[.accessControlRequestMethod] != nil {
             guard allows(origin: origin) else {
-                response = Self.render(GatewayError(.originNotAllowed, "origin \(origin) is not allowed"), request: request, context: context)
+                response = render(GatewayError(.originNotAllowed, "origin \(origin) is not allowed"), request: request, context: context)
                 response.headers[.xRequestID] = context.id
                 return response
             }
@@ -35,7 +37,7 @@ struct EdgeMiddleware: RouterMiddleware {
             do {
                 response = try await next(request, context)
             } catch {
-                response = Self.render(error, request: request, context: context)
+                response = render(error, request: request, context: context)
             }
         }
         if let origin, allows(origin: origin) {
@@ -48,26 +50,26 @@ struct EdgeMiddleware: RouterMiddleware {
     }
 
     /// The methods the API has for a path (matching `{parameter}` segments), for 405 answers.
-    static func allowedMethods(for path: String, operations: [APIOperation] = GatewayRouter.allOperations) -> [String] {
+    static func allowedMethods(for path: String, operations: [APIOperation]) -> [String] {
         Array(Set(operations.filter { $0.matches(path: path) }.map(\.method))).sorted()
     }
 
     /// An error as a problem response: gateway errors as they are, Hummingbird's HTTP errors
     /// (no such route, body too large …) with the matching code, anything else as `internal`.
-    static func render(_ error: any Error, request: Request, context: Context) -> Response {
+    func render(_ error: any Error, request: Request, context: Context) -> Response {
         let gatewayError: GatewayError
         switch error {
         case let error as GatewayError:
             gatewayError = error
         case let error as HTTPError where error.status == .notFound:
-            let allowed = allowedMethods(for: request.uri.path)
+            let allowed = Self.allowedMethods(for: request.uri.path, operations: operations)
             guard !allowed.isEmpty else {
                 gatewayError = GatewayError(.notFound, "no route \(request.method) \(request.uri.path)")
                 break
             }
             var headers = HTTPFields()
             headers[.allow] = allowed.joined(separator: ", ")
-            return ControlProblem.response(
+            return HTTPProblem.response(
                 status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
                 detail: "\(request.method) is not allowed on \(request.uri.path); allowed: \(allowed.joined(separator: ", "))", headers: headers
             )

@@ -1,5 +1,5 @@
 import Hummingbird
-import SimulatorControl
+import HTTPAPISupport
 
 /// Refuses query parameters an operation does not take with a 400 `invalid-query` naming the
 /// ones it does: a misspelt `?timout=` would otherwise be ignored without a word. Requests for
@@ -8,10 +8,6 @@ struct QueryParametersMiddleware: RouterMiddleware {
     typealias Context = GatewayRequestContext
 
     let operations: [APIOperation]
-
-    init(operations: [APIOperation] = GatewayRouter.allOperations) {
-        self.operations = operations
-    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         try Self.check(request, operations: operations)

@@ -1,7 +1,7 @@
 import Hummingbird
 import NIOCore
 import SDLProtocol
-import SimulatorControl
+import HTTPAPISupport
 
 /// Reading request bodies and writing JSON responses, with the API's limits.
 enum HTTPBody {

@@ -1,7 +1,8 @@
 import SDLClient
 import SDLTransport
 
-/// What `sdl-gateway serve` is told by its options, environment and config file.
+/// What `sdl-gateway serve` is told by its options, environment and config file: everything
+/// ``buildApplication(_:companion:prometheus:logger:onServerRunning:)`` needs.
 public struct GatewayConfiguration: Sendable {
     /// An app to register when the gateway starts (config file `apps`).
     public struct StartupApp: Sendable {
@@ -16,6 +17,11 @@ public struct GatewayConfiguration: Sendable {
         }
     }
 
+    /// Where the API listens (port 0 picks one).
+    public var host: String
+    public var port: Int
+    /// The head units, the RPC catalog and the session timings of the apps.
+    public var sessions: GatewayApps.Options
     /// Bearer tokens and their scopes; empty leaves the API open.
     public var tokens: [String: TokenScope]
     /// Origins allowed by CORS and for WebSockets (`*` for any).
@@ -28,6 +34,9 @@ public struct GatewayConfiguration: Sendable {
     public var startupApps: [StartupApp]
 
     public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        sessions: GatewayApps.Options = GatewayApps.Options(),
         tokens: [String: TokenScope] = [:],
         corsOrigins: Set<String> = [],
         limits: GatewayLimits = GatewayLimits(),
@@ -35,6 +44,9 @@ public struct GatewayConfiguration: Sendable {
         publicDirectory: String? = nil,
         startupApps: [StartupApp] = []
     ) {
+        self.host = host
+        self.port = port
+        self.sessions = sessions
         self.tokens = tokens
         self.corsOrigins = corsOrigins
         self.limits = limits

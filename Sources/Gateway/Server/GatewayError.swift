@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SDLClient
 import SDLProtocol
-import SimulatorControl
+import HTTPAPISupport
 
 /// Why the gateway could not do what an HTTP client asked. ``code`` is stable and becomes the
 /// problem `type` (`urn:sdl-gateway:problem:<code>`, RFC 9457) and the HTTP status
@@ -172,7 +172,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The problem object (for batch results and WebSocket replies).
     public var problem: SDLJSON {
         var members = problemMembers
-        members["type"] = .string(ControlProblem.typePrefix + code.rawValue)
+        members["type"] = .string(HTTPProblem.typePrefix + code.rawValue)
         members["title"] = .string(title)
         members["status"] = .int(Int64(status.code))
         members["detail"] = .string(detail)
@@ -185,7 +185,7 @@ extension GatewayError: HTTPResponseError {
         var headers = HTTPFields()
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if code == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"sdl-gateway\"" }
-        return ControlProblem.response(status: status, code: code.rawValue, title: title, detail: detail, extra: problemMembers, headers: headers)
+        return HTTPProblem.response(status: status, code: code.rawValue, title: title, detail: detail, extra: problemMembers, headers: headers)
     }
 }
 

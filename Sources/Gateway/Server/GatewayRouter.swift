@@ -1,12 +1,11 @@
 import Foundation
-import HeadUnitSimulator
+import HTTPAPISupport
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import Prometheus
-import SimulatorControl
 
 /// The gateway's routers (STYLE.md example 9, the application builder): the HTTP router with
 /// every route of ARCHITECTURE.md's "HTTP API (v1)", and the WebSocket router that decides
@@ -14,17 +13,18 @@ import SimulatorControl
 public struct GatewayRouter: Sendable {
     public let configuration: GatewayConfiguration
     public let apps: GatewayApps
-    public let simulator: SimulatedHeadUnit?
+    /// Routes handed in by the command (the simulator's control API).
+    public let routeGroups: [GatewayRouteGroup]
     public let prometheus: PrometheusCollectorRegistry?
     /// Who may do what, shared by both routers (one failed-authentication budget, one ticket store).
     public let authenticator: Authenticator
     /// One request budget per client, shared by both routers (WebSocket upgrades count too).
     let rateLimit: RateLimitMiddleware
 
-    public init(configuration: GatewayConfiguration, apps: GatewayApps, simulator: SimulatedHeadUnit? = nil, prometheus: PrometheusCollectorRegistry? = nil) {
+    public init(configuration: GatewayConfiguration, apps: GatewayApps, routeGroups: [GatewayRouteGroup] = [], prometheus: PrometheusCollectorRegistry? = nil) {
         self.configuration = configuration
         self.apps = apps
-        self.simulator = simulator
+        self.routeGroups = routeGroups
         self.prometheus = prometheus
         self.authenticator = Authenticator(tokens: configuration.tokens, failuresPerMinute: configuration.limits.authFailuresPerMinute)
         self.rateLimit = RateLimitMiddleware(requestsPerSecond: configuration.limits.requestsPerSecond)
@@ -41,12 +41,12 @@ public struct GatewayRouter: Sendable {
 
     public func makeRouter() -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
-        router.add(middleware: EdgeMiddleware(allowedOrigins: configuration.corsOrigins))
+        router.add(middleware: EdgeMiddleware(allowedOrigins: configuration.corsOrigins, operations: allOperations))
         router.add(middleware: RequestLogMiddleware(level: .info))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         router.add(middleware: rateLimit)
-        router.add(middleware: QueryParametersMiddleware())
+        router.add(middleware: QueryParametersMiddleware(operations: allOperations))
         if let publicDirectory {
             router.add(middleware: FileMiddleware(publicDirectory, searchForIndexHtml: true))
         }
@@ -58,8 +58,8 @@ public struct GatewayRouter: Sendable {
         SpecRoutes(catalog: apps.options.catalog).add(to: router)
         TicketRoutes(tickets: authenticator.tickets).add(to: router)
         events.add(to: router)
-        if let simulator {
-            SimulatorControlRoutes(simulator: simulator).add(to: router.group("v1/simulator"))
+        for group in routeGroups {
+            group.addRoutes(router.group(RouterPath(group.path)))
         }
         return router
     }
@@ -68,7 +68,7 @@ public struct GatewayRouter: Sendable {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         router.add(middleware: rateLimit)
-        router.add(middleware: QueryParametersMiddleware())
+        router.add(middleware: QueryParametersMiddleware(operations: allOperations))
         events.addWebSocket(to: router)
         return router
     }
@@ -112,6 +112,6 @@ public struct GatewayRouter: Sendable {
         APIOperation("GET", "/v1/spec"), APIOperation("GET", "/v1/spec/functions/{name}", query: ["optional"]),
     ]
 
-    /// The gateway's operations and, mounted at `/v1/simulator/`, the simulator's.
-    public static let allOperations: [APIOperation] = operations + SimulatorControlRoutes.operations.map { $0.mounted(at: "/v1/simulator/") }
+    /// The gateway's operations and those of the route groups handed in.
+    public var allOperations: [APIOperation] { Self.operations + routeGroups.flatMap(\.mountedOperations) }
 }

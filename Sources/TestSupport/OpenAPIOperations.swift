@@ -1,3 +1,4 @@
+import HTTPAPISupport
 /// The operations an OpenAPI document lists, read from its `paths:` block as the project writes
 /// it (two-space path keys, four-space method keys, parameters as list items of `parameters:` at
 /// path or operation level, inline or as `$ref` to `components/parameters`): what the tests

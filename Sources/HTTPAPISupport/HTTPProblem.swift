@@ -1,10 +1,10 @@
-import HeadUnitSimulator
 import Hummingbird
 import NIOCore
 import SDLProtocol
 
-/// An RFC 9457 problem (`application/problem+json`) with a stable `type`.
-public struct ControlProblem: HTTPResponseError, Sendable {
+/// An RFC 9457 problem (`application/problem+json`) with a stable `type`: how the gateway and the
+/// simulator's control API report every error.
+public struct HTTPProblem: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
     /// Stable: `urn:sdl-gateway:problem:<code>`.
     public var type: String
@@ -38,32 +38,5 @@ public struct ControlProblem: HTTPResponseError, Sendable {
         var headers = headers
         headers[.contentType] = "application/problem+json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: SDLJSON.object(members).serializedBytes())))
-    }
-
-    static func invalidBody(_ detail: String) -> ControlProblem {
-        ControlProblem(status: .badRequest, code: "invalid-body", title: "The request body is not valid", detail: detail)
-    }
-
-    init(_ error: SimulatorControlError) {
-        switch error.code {
-        case .appNotFound: self.init(status: .notFound, code: "app-not-found", title: "No such app", detail: error.detail)
-        case .commandNotFound: self.init(status: .notFound, code: "command-not-found", title: "No such command", detail: error.detail)
-        case .noOpenInteraction: self.init(status: .conflict, code: "no-open-interaction", title: "Nothing to answer", detail: error.detail)
-        default: self.init(status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed", detail: error.detail)
-        }
-    }
-}
-
-extension SDLJSON: ResponseGenerator {
-    /// A JSON body, status 200.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        httpResponse(status: .ok)
-    }
-
-    /// A JSON body with `status`.
-    public func httpResponse(status: HTTPResponse.Status) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: serializedBytes())))
     }
 }

@@ -1,0 +1,13 @@
+import Gateway
+import HeadUnitSimulator
+import SimulatorControl
+
+extension SimulatorControlRoutes {
+    /// The simulator's control API as the gateway mounts it with `serve --simulate`: at
+    /// `/v1/simulator`, behind the gateway's auth and limits.
+    static func gatewayRouteGroup(_ simulator: SimulatedHeadUnit) -> GatewayRouteGroup {
+        GatewayRouteGroup(path: "v1/simulator", operations: operations) { group in
+            SimulatorControlRoutes(simulator: simulator).add(to: group)
+        }
+    }
+}

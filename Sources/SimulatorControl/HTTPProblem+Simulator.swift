@@ -1,0 +1,19 @@
+import HTTPAPISupport
+import HeadUnitSimulator
+import Hummingbird
+
+extension HTTPProblem {
+    static func invalidBody(_ detail: String) -> HTTPProblem {
+        HTTPProblem(status: .badRequest, code: "invalid-body", title: "The request body is not valid", detail: detail)
+    }
+
+    /// The simulator's control errors as problems with stable codes.
+    init(_ error: SimulatorControlError) {
+        switch error.code {
+        case .appNotFound: self.init(status: .notFound, code: "app-not-found", title: "No such app", detail: error.detail)
+        case .commandNotFound: self.init(status: .notFound, code: "command-not-found", title: "No such command", detail: error.detail)
+        case .noOpenInteraction: self.init(status: .conflict, code: "no-open-interaction", title: "Nothing to answer", detail: error.detail)
+        default: self.init(status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed", detail: error.detail)
+        }
+    }
+}
