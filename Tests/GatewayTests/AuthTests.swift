@@ -217,12 +217,19 @@ struct AuthTests {
             }
             let upgrade = try await RawConnection.exchange(port: port, RawConnection.get("/v1/events", RawConnection.webSocketUpgrade + ["Authorization: Bearer guess-ws"]), until: "\r\n\r\n")
             #expect(upgrade.hasPrefix("HTTP/1.1 400"), "a refused upgrade (the failure counts): \(upgrade)")
-            try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer guess-last"]) { response in
-                statuses.append(response.status)
-                #expect(Int(response.headers[.retryAfter] ?? "") != nil)
-                #expect(response.problemType == "rate-limited")
+            // The budget (3, refilled at one per 20 s) is spent: guessing on gets 429. However slow
+            // the machine, 20 more guesses outrun the refill.
+            for _ in 0..<20 where statuses.last != .tooManyRequests {
+                try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer guess-\(UUID())"]) { response in
+                    statuses.append(response.status)
+                    if response.status == .tooManyRequests {
+                        #expect(Int(response.headers[.retryAfter] ?? "") != nil)
+                        #expect(response.problemType == "rate-limited")
+                    }
+                }
             }
-            #expect(statuses == [.unauthorized, .unauthorized, .tooManyRequests])
+            #expect(Array(statuses.prefix(2)) == [.unauthorized, .unauthorized])
+            #expect(statuses.last == .tooManyRequests && statuses.count <= 6, "\(statuses)")
             try await client.execute(uri: "/v1/apps", method: .get, headers: Self.bearerController) { response in
                 #expect(response.status == .tooManyRequests)
             }
