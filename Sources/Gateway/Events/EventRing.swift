@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SDLProtocol
 
 /// The last ``capacity`` events of one app, numbered from 1 (ARCHITECTURE.md, Events): what a
@@ -9,8 +10,7 @@ public struct EventRing: Sendable {
 
     public let app: String
     public let capacity: Int
-    private var ring: [GatewayEvent] = []
-    private var head = 0
+    private var ring: CircularBuffer<GatewayEvent>
     /// The seq of the newest event; 0 before any.
     public private(set) var lastSeq: UInt64 = 0
 
@@ -18,7 +18,7 @@ public struct EventRing: Sendable {
         precondition(capacity > 0, "an event ring keeps at least one event")
         self.app = app
         self.capacity = capacity
-        ring.reserveCapacity(min(capacity, 1024))
+        self.ring = CircularBuffer(initialCapacity: min(capacity, 1024))
     }
 
     /// The seq of the oldest event still kept (`lastSeq + 1` when empty).
@@ -29,12 +29,8 @@ public struct EventRing: Sendable {
     public mutating func append(type: String, data: SDLJSON, time: Date) -> GatewayEvent {
         lastSeq += 1
         let event = GatewayEvent(seq: lastSeq, time: time, app: app, type: type, data: data)
-        if ring.count < capacity {
-            ring.append(event)
-        } else {
-            ring[head] = event
-            head = (head + 1) % capacity
-        }
+        if ring.count == capacity { ring.removeFirst() }
+        ring.append(event)
         return event
     }
 
@@ -45,7 +41,6 @@ public struct EventRing: Sendable {
         guard since < lastSeq else { return (0, []) }
         let missed = firstSeq > since + 1 ? firstSeq - since - 1 : 0
         let start = Int(max(since + 1, firstSeq) - firstSeq)
-        let ordered = ring.count < capacity ? ring[...] : ArraySlice(ring[head...] + ring[..<head])
-        return (missed, Array(ordered.dropFirst(start)))
+        return (missed, Array(ring.dropFirst(start)))
     }
 }
