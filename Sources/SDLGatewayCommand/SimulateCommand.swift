@@ -62,6 +62,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
+    @Flag(help: "Allow the control API, which has no tokens, to listen beyond loopback.")
+    var insecure = ProcessInfo.processInfo.environment["SDL_SIMULATOR_INSECURE"] == "1"
+
     enum PolicyOption: String, ExpressibleByArgument {
         case open
         case `default`
@@ -69,7 +72,12 @@ struct SimulateCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try HostPort(listen, option: "--listen")
-        _ = try HostPort(control, option: "--control")
+        let controlAddress = try HostPort(control, option: "--control")
+        // The control API drives the simulated car and has no tokens (serve --simulate mounts it
+        // behind the gateway's): beyond loopback only when told.
+        if !insecure, !ServeSettings.isLoopback(controlAddress.host) {
+            throw ValidationError("the control API on \(controlAddress.host) would let anyone drive the simulated head unit: keep it on loopback, use serve --simulate --token, or give --insecure")
+        }
         if let webSocketListen { _ = try HostPort(webSocketListen, option: "--ws-listen") }
         guard timeScale > 0, timeScale <= 1000 else { throw ValidationError("--time-scale must be above 0 and at most 1000.") }
         guard traceSpeed > 0, traceSpeed <= 1000 else { throw ValidationError("--trace-speed must be above 0 and at most 1000.") }

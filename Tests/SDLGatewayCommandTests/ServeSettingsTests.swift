@@ -77,4 +77,11 @@ struct ServeSettingsTests {
         #expect(throws: (any Error).self) { try Self.settings(["--config", try Self.configFile("{not json")]) }
         #expect(throws: (any Error).self) { try Self.settings(["--config", try Self.configFile(#"{"apps": [{"appName": "No id"}]}"#)]) }
     }
+
+    @Test("simulate: the control API, which has no tokens, listens beyond loopback only with --insecure")
+    func simulatorControlStaysOnLoopback() throws {
+        #expect(throws: (any Error).self) { try SimulateCommand.parse(["--control", "0.0.0.0:12346"]) }
+        #expect((try? SimulateCommand.parse(["--control", "0.0.0.0:12346", "--insecure"])) != nil)
+        #expect((try? SimulateCommand.parse(["--control", "127.0.0.1:0"])) != nil)
+    }
 }
