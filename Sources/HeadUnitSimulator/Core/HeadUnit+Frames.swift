@@ -53,7 +53,10 @@ extension HeadUnit {
     /// (more than `MalformedFrequencyCount` within `MalformedFrequencyTime`).
     mutating func registerMalformed(_ connection: inout ConnectionState, _ reason: String, now: NIODeadline) -> Bool {
         let window = configuration.malformedFrequencyTime
-        connection.malformedEvents.removeAll { $0 + window <= now }
+        // The driver's clock is monotonic: the expired events are the oldest ones.
+        while let oldest = connection.malformedEvents.first, oldest + window <= now {
+            connection.malformedEvents.removeFirst()
+        }
         connection.malformedEvents.append(now)
         if connection.malformedEvents.count > configuration.malformedFrequencyCount {
             connection.closed = true

@@ -62,8 +62,9 @@ struct ConnectionState: Sendable {
     var buffer = ByteBuffer()
     var decoder: SDLFrameDecoder
     var assembler: SDLMessageAssembler
-    /// Times of recent malformed events, at most `malformedFrequencyCount + 1` of them.
-    var malformedEvents: [NIODeadline] = []
+    /// Times of recent malformed events, oldest first, at most `malformedFrequencyCount + 1` of
+    /// them (one more closes the connection).
+    var malformedEvents = CircularBuffer<NIODeadline>(initialCapacity: 4)
     var sessions: Set<UInt8> = []
     var closed = false
 
