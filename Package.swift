@@ -82,6 +82,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("Resources/default-profile.json")],
             swiftSettings: swiftSettings
         ),
         // The simulator's JSON control API (Hummingbird routes) and its service.
