@@ -19,7 +19,8 @@ struct SessionState: Sendable {
     /// Heartbeat monitoring starts with the app's first Heartbeat (Core `StartSessionHeartBeat`).
     var heartbeatMonitored = false
     var lastReceived: NIODeadline
-    var heartbeatSent = false
+    /// When the head unit sent a Heartbeat that nothing has answered yet.
+    var heartbeatSentAt: NIODeadline?
     /// Services started besides RPC and hybrid (audio 0x0A, video 0x0B).
     var streamingServices: Set<SDLServiceType> = []
 
