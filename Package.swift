@@ -97,6 +97,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            resources: [.copy("Resources/default-profile.json")],
             swiftSettings: swiftSettings
         ),
         // The simulator's JSON control API (Hummingbird routes) and its service.

@@ -46,20 +46,27 @@ public struct Fault: Sendable, Hashable {
 
 /// The faults in force; the most recently added matching one applies.
 public struct FaultSet: Sendable, Hashable {
-    public private(set) var faults: [Fault] = []
     /// At most this many faults are kept.
     public static let capacity = 100
 
+    /// The newest ``capacity`` faults, oldest first: adding to a full set drops the oldest.
+    private var ring = CircularBuffer<Fault>(initialCapacity: 4)
+
     public init() {}
 
+    /// The faults in force, oldest first.
+    public var faults: [Fault] { Array(ring) }
+
     public mutating func add(_ fault: Fault) {
-        faults.append(fault)
-        if faults.count > Self.capacity { faults.removeFirst(faults.count - Self.capacity) }
+        if ring.count == Self.capacity {
+            ring.removeFirst()
+        }
+        ring.append(fault)
     }
 
-    public mutating func removeAll() { faults.removeAll() }
+    public mutating func removeAll() { ring.removeAll() }
 
     func match(_ function: String) -> Fault? {
-        faults.last { $0.function == nil || $0.function == function }
+        ring.last { $0.function == nil || $0.function == function }
     }
 }

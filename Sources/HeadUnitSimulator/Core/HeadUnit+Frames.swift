@@ -53,7 +53,10 @@ extension HeadUnit {
     /// (more than `MalformedFrequencyCount` within `MalformedFrequencyTime`).
     mutating func registerMalformed(_ connection: inout ConnectionState, _ reason: String, now: NIODeadline) -> Bool {
         let window = configuration.malformedFrequencyTime
-        connection.malformedEvents.removeAll { $0 + window <= now }
+        // The driver's clock is monotonic: the expired events are the oldest ones.
+        while let oldest = connection.malformedEvents.first, oldest + window <= now {
+            connection.malformedEvents.removeFirst()
+        }
         connection.malformedEvents.append(now)
         if connection.malformedEvents.count > configuration.malformedFrequencyCount {
             connection.closed = true
@@ -66,7 +69,7 @@ extension HeadUnit {
         let header = frame.header
         if var session = sessions[header.sessionID], session.connection == id {
             session.lastReceived = now
-            session.heartbeatSent = false
+            session.heartbeatSentAt = nil
             if header.version >= 2 && header.version < 5 && session.protocolVersion == nil {
                 // A v2–v4 app speaks the lower of its version and the ACK's 4 (protocol spec §4.2).
                 session.version = header.version
@@ -294,29 +297,6 @@ extension HeadUnit {
                 resumption[app.appID] = ResumptionRecord(hash: hash, app: app)
             }
             appRemoved(app, now: now)
-        }
-    }
-
-    /// Core drops an app whose monitored heartbeat went silent: a Heartbeat after one timeout, then
-    /// EndService(RPC) after another (heartbeat_monitor.cc).
-    mutating func checkHeartbeats(now: NIODeadline) {
-        let timeout = configuration.heartbeatTimeout
-        for (id, session) in sessions where session.heartbeatMonitored {
-            var session = session
-            if session.lastReceived + timeout + timeout <= now, session.heartbeatSent {
-                let end = SDLControlMessage.endService(.init(hashID: session.hashID)).makeFrame(
-                    version: session.version, serviceType: .rpc, sessionID: id, messageID: session.takeMessageID()
-                )
-                write(end, to: session.connection)
-                endSession(id, keepingResumptionData: true, now: now)
-            } else if session.lastReceived + timeout <= now, !session.heartbeatSent {
-                session.heartbeatSent = true
-                let beat = SDLControlMessage.heartbeat.makeFrame(
-                    version: session.version, serviceType: .control, sessionID: id, messageID: session.takeMessageID()
-                )
-                sessions[id] = session
-                write(beat, to: session.connection)
-            }
         }
     }
 

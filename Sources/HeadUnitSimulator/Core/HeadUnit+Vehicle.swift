@@ -40,7 +40,9 @@ struct VehicleState: Sendable {
 /// sent as OnVehicleData to subscribed apps (SDL-PROTOCOL.md §h): every sample of a generated
 /// drive, and what changed of a replayed trace.
 extension HeadUnit {
-    /// Samples the feed when a sample is due; sends what changed.
+    /// Samples the feed when a sample is due; sends what changed. Due means `vehicleDataInterval`
+    /// after the last sample, whether or not ``nextVehicleSample`` reported it: a feed nobody
+    /// watched catches up here.
     mutating func sampleVehicle(now: NIODeadline) {
         if vehicle.start == nil {
             vehicle.start = now

@@ -56,6 +56,9 @@ public struct HeadUnit: Sendable {
 
     /// Bytes arrived on a connection.
     public mutating func receive(_ bytes: ByteBuffer, on connection: ConnectionID, now: NIODeadline) -> [HeadUnitAction] {
+        // Nobody may have been watching the vehicle (no deadline, no advance): bring it up to date
+        // before a request reads it.
+        if vehicle.start != nil { sampleVehicle(now: now) }
         processBytes(bytes, on: connection, now: now)
         return takeActions()
     }
@@ -70,8 +73,9 @@ public struct HeadUnit: Sendable {
         return takeActions()
     }
 
-    /// Time passed: fires due timers (interactions, activation, audio pass-thru, delayed faults) and
-    /// checks heartbeats.
+    /// Time passed: fires due timers (interactions, activation, audio pass-thru, delayed faults),
+    /// checks heartbeats, samples the vehicle and drops reassemblies that went quiet. Calling it
+    /// when nothing is due does nothing; see ``nextDeadline`` for when something will be.
     public mutating func advance(to now: NIODeadline) -> [HeadUnitAction] {
         while let (_, event) = timers.popDue(now: now) {
             fire(event, now: now)
@@ -82,11 +86,6 @@ public struct HeadUnit: Sendable {
             connections[id]?.assembler.expire(now: now)
         }
         return takeActions()
-    }
-
-    /// When ``advance(to:)`` next has something to do (timers, the next vehicle data sample).
-    public var nextDeadline: NIODeadline? {
-        [timers.nextDeadline, vehicle.nextSample].compactMap { $0 }.min()
     }
 
     mutating func takeActions() -> [HeadUnitAction] {

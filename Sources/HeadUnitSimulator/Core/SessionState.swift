@@ -19,7 +19,8 @@ struct SessionState: Sendable {
     /// Heartbeat monitoring starts with the app's first Heartbeat (Core `StartSessionHeartBeat`).
     var heartbeatMonitored = false
     var lastReceived: NIODeadline
-    var heartbeatSent = false
+    /// When the head unit sent a Heartbeat that nothing has answered yet.
+    var heartbeatSentAt: NIODeadline?
     /// Services started besides RPC and hybrid (audio 0x0A, video 0x0B).
     var streamingServices: Set<SDLServiceType> = []
 
@@ -62,8 +63,9 @@ struct ConnectionState: Sendable {
     var buffer = ByteBuffer()
     var decoder: SDLFrameDecoder
     var assembler: SDLMessageAssembler
-    /// Times of recent malformed events, at most `malformedFrequencyCount + 1` of them.
-    var malformedEvents: [NIODeadline] = []
+    /// Times of recent malformed events, oldest first, at most `malformedFrequencyCount + 1` of
+    /// them (one more closes the connection).
+    var malformedEvents = CircularBuffer<NIODeadline>(initialCapacity: 4)
     var sessions: Set<UInt8> = []
     var closed = false
 

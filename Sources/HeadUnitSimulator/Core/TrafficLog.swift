@@ -32,26 +32,29 @@ public struct TrafficLog: Sendable {
     }
 
     public let capacity: Int
-    private var ring: [Entry] = []
-    private var start = 0
+    /// The newest `capacity` entries, oldest first: appending to a full log drops the oldest.
+    private var ring: CircularBuffer<Entry>
     private var nextSequence = 1
 
     public init(capacity: Int) {
         precondition(capacity > 0, "the traffic log needs room for one entry")
         self.capacity = capacity
+        // Grows on demand up to `capacity` (rounded up to a power of two), then stays.
+        self.ring = CircularBuffer(initialCapacity: min(capacity, 64))
     }
 
     mutating func append(_ make: (Int) -> Entry) {
         let entry = make(nextSequence)
         nextSequence += 1
-        if ring.count < capacity {
-            ring.append(entry)
-        } else {
-            ring[start] = entry
-            start = (start + 1) % capacity
+        if ring.count == capacity {
+            ring.removeFirst()
         }
+        ring.append(entry)
     }
 
+    /// How many entries the log holds (at most ``capacity``).
+    public var count: Int { ring.count }
+
     /// The entries, oldest first.
-    public var entries: [Entry] { Array(ring[start...] + ring[..<start]) }
+    public var entries: [Entry] { Array(ring) }
 }

@@ -1,8 +1,6 @@
 import Logging
 import NIOCore
-import NIOPosix
 import SDLProtocol
-import SDLTransport
 import Synchronization
 
 /// The simulated head unit on real sockets: a thin driver around the pure ``HeadUnit``.
@@ -10,39 +8,88 @@ import Synchronization
 /// It accepts TCP connections (SDL frames streamed with no extra framing, as on SDL Core's port
 /// 12345) and, when asked, WebSocket connections (one SDL frame per binary message, any request
 /// path, as on Core's WebSocket server for apps, port 2020; SDL-PROTOCOL.md §e), feeds their
-/// bytes and the time to the one ``HeadUnit``, writes what it answers, and runs its timers and
-/// the 10 Hz vehicle data. The control API reaches the same state through
-/// ``perform(_:)``. Run it as a task; cancelling the task closes every connection.
+/// bytes and the time to the one ``HeadUnit``, writes what it answers, and runs its timers. The
+/// control API reaches the same state through ``perform(_:)``.
+///
+/// Timers: one loop sleeps on the ``SimulatorClock`` until ``HeadUnit/nextDeadline`` and no
+/// longer; any input that brings that deadline forward (a frame, a connection, a control call)
+/// wakes it to sleep again with the new one. With nothing due it does not wake at all.
+///
+/// Serving: ``bind(_:)`` then ``run(_:)`` (the caller learns the ports before serving), or
+/// ``run(_:onListening:)`` and ``withListening(_:_:)`` which do both. Cancelling the task that
+/// serves closes the listeners and every connection.
 public final class SimulatedHeadUnit: Sendable {
     private enum Outbound: Sendable {
         case bytes(ByteBuffer)
         case close
     }
 
+    /// The head unit and what the timer loop is waiting for, under one lock so that an input
+    /// sees the deadline the loop sleeps until.
+    private struct Driven: Sendable {
+        var unit: HeadUnit
+        /// `nil` until the timer loop computed a deadline; then the deadline it sleeps until
+        /// (itself `nil` when nothing is due).
+        var timerLoopDeadline: NIODeadline??
+
+        /// Whether the timer loop must wake to recompute: the head unit's next deadline is
+        /// earlier than the one the loop sleeps until.
+        var timerLoopMustWake: Bool {
+            guard case .some(let sleepingUntil) = timerLoopDeadline, let next = unit.nextDeadline else { return false }
+            guard let sleepingUntil else { return true }
+            return next < sleepingUntil
+        }
+    }
+
     /// Frames waiting to be written to one connection; a connection that does not read closes
     /// instead of growing this without bound.
     static let outboundQueueLimit = 10_000
-    /// How late a timer may fire at worst: the driver re-reads the next deadline this often.
-    static let timerResolution = TimeAmount.milliseconds(10)
 
-    private let state: Mutex<HeadUnit>
+    /// Where `now` comes from and how the timer loop sleeps.
+    public let clock: any SimulatorClock
+    private let state: Mutex<Driven>
     private let writers = Mutex<[ConnectionID: AsyncStream<Outbound>.Continuation]>([:])
-    private let logger: Logger
+    let wakeUpSignal = WakeUpSignal()
+    /// How many times the timer loop woke up (to advance the head unit and compute a deadline).
+    let timerWakeUps = Atomic<Int>(0)
+    let logger: Logger
 
-    public init(configuration: HeadUnitConfiguration = HeadUnitConfiguration(), logger: Logger) {
-        self.state = Mutex(HeadUnit(configuration: configuration))
+    public init(configuration: HeadUnitConfiguration = HeadUnitConfiguration(), clock: any SimulatorClock = SystemSimulatorClock(), logger: Logger) {
+        self.state = Mutex(Driven(unit: HeadUnit(configuration: configuration)))
+        self.clock = clock
         self.logger = logger
     }
 
     /// Reads or changes the head unit (the control API); the actions it returns are carried out.
+    /// The head unit is first brought up to the clock's time (``HeadUnit/advance(to:)``).
     public func perform<T>(_ body: (inout HeadUnit, NIODeadline) throws -> (T, [HeadUnitAction])) rethrows -> T {
-        let (value, actions) = try state.withLock { unit in try body(&unit, .now()) }
+        try update { unit, now in
+            let due = unit.advance(to: now)
+            let (value, actions) = try body(&unit, now)
+            return (value, due + actions)
+        }
+    }
+
+    /// A snapshot of the head unit, brought up to the clock's time first (so its vehicle data is
+    /// current even when no app is subscribed and the timer loop sleeps).
+    public var snapshot: HeadUnit {
+        update { unit, now in
+            let due = unit.advance(to: now)
+            return (unit, due)
+        }
+    }
+
+    /// Applies an input to the head unit at the clock's time, wakes the timer loop when the input
+    /// brought the next deadline forward, and carries out the actions.
+    private func update<T>(_ body: (inout HeadUnit, NIODeadline) throws -> (T, [HeadUnitAction])) rethrows -> T {
+        let (value, actions, mustWake) = try state.withLock { driven in
+            let (value, actions) = try body(&driven.unit, clock.now)
+            return (value, actions, driven.timerLoopMustWake)
+        }
+        if mustWake { wakeUpSignal.ring() }
         execute(actions)
         return value
     }
-
-    /// A snapshot of the head unit.
-    public var snapshot: HeadUnit { state.withLock { $0 } }
 
     /// Listens on `host:port` (port 0 picks a free one, reported through `onListening`) and serves
     /// until the task is cancelled.
@@ -58,54 +105,11 @@ public final class SimulatedHeadUnit: Sendable {
 
     /// Listens on every listener (TCP and WebSocket alike serve this one head unit, so apps on
     /// both see each other), reports the bound addresses in the listeners' order once all are
-    /// bound, and serves until the task is cancelled.
+    /// bound, and serves until the task is cancelled: ``bind(_:)`` then ``run(_:)``.
     public func run(_ listeners: [Listener], onListening: @Sendable ([SocketAddress]) -> Void = { _ in }) async throws {
-        var bound: [BoundListener] = []
-        do {
-            for listener in listeners { bound.append(try await bind(listener)) }
-        } catch {
-            for server in bound { try? await server.channel.close() }
-            throw error
-        }
-        let addresses = bound.compactMap(\.channel.localAddress)
-        onListening(addresses)
-        for (listener, address) in zip(listeners, addresses) {
-            logger.info(
-                "head unit simulator listening",
-                metadata: ["sdl.address": "\(address)", "sdl.transport": "\(listener.transport)"]
-            )
-        }
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await self.runTimers() }
-            for server in bound {
-                group.addTask { try await self.accept(server) }
-            }
-        }
-    }
-
-    /// Accepts the connections of one listener until it is closed or the task cancelled; each
-    /// is served in its own child task.
-    private func accept(_ server: BoundListener) async throws {
-        try await withThrowingDiscardingTaskGroup { group in
-            switch server {
-            case .tcp(let server):
-                try await server.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.serve(connection, framing: .stream) }
-                    }
-                }
-            case .webSocket(let server):
-                try await server.executeThenClose { inbound in
-                    for try await accepted in inbound {
-                        group.addTask {
-                            // A failed or refused upgrade concerns that connection only.
-                            guard let connection = try? await SDLWebSocketServer.upgraded(accepted) else { return }
-                            await self.serve(connection, framing: .messagePerFrame)
-                        }
-                    }
-                }
-            }
-        }
+        let bound = try await bind(listeners)
+        onListening(bound.addresses)
+        try await run(bound)
     }
 
     /// Runs the head unit on `host:port` (port 0 picks a free one) while `body` runs with the bound
@@ -118,38 +122,48 @@ public final class SimulatedHeadUnit: Sendable {
     /// ports in the listeners' order, then stops it; e.g. `[.tcp(…), .webSocket(…)]` serves one
     /// head unit over both transports.
     public func withListening<T: Sendable>(_ listeners: [Listener], _ body: ([Int]) async throws -> T) async throws -> T {
-        let (ports, continuation) = AsyncStream<[Int]>.makeStream()
+        let bound = try await bind(listeners)
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { continuation.finish() }
-                try await self.run(listeners) { addresses in
-                    continuation.yield(zip(addresses, listeners).map { address, listener in address.port ?? listener.port })
-                }
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let bound = await iterator.next() else {
-                try await group.next()
-                throw CancellationError()
-            }
+            group.addTask { try await self.run(bound) }
             defer { group.cancelAll() }
-            return try await body(bound)
+            return try await body(bound.ports)
         }
     }
 
-    /// Fires the head unit's timers (interactions, activation, audio pass-thru, vehicle data).
-    private func runTimers() async throws {
+    /// Fires the head unit's timers: advances it to the clock's time, then sleeps until its next
+    /// deadline or until an input rings ``wakeUpSignal``, whichever comes first.
+    func runTimers() async throws {
         while true {
-            let now = NIODeadline.now()
-            let next = state.withLock { $0.nextDeadline } ?? now + Self.timerResolution
-            let wait = min(next - now, Self.timerResolution)
-            if wait > .zero { try await Task.sleep(for: .nanoseconds(wait.nanoseconds)) }
-            let actions = state.withLock { $0.advance(to: .now()) }
+            try Task.checkCancellation()
+            timerWakeUps.add(1, ordering: .relaxed)
+            let (actions, deadline, rings) = state.withLock { driven in
+                let actions = driven.unit.advance(to: clock.now)
+                let deadline = driven.unit.nextDeadline
+                driven.timerLoopDeadline = .some(deadline)
+                return (actions, deadline, wakeUpSignal.rings)
+            }
             execute(actions)
+            wakeUpSignal.parked(until: deadline)
+            try await sleep(until: deadline, orRingAfter: rings)
         }
     }
 
-    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, framing: Framing) async {
-        let id = state.withLock { $0.connectionOpened() }
+    private func sleep(until deadline: NIODeadline?, orRingAfter rings: UInt64) async throws {
+        guard let deadline else {
+            await wakeUpSignal.wait(since: rings)
+            return
+        }
+        guard deadline > clock.now else { return }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.clock.sleep(until: deadline) }
+            group.addTask { await self.wakeUpSignal.wait(since: rings) }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, framing: Framing) async {
+        let id = update { unit, _ in (unit.connectionOpened(), []) }
         let (stream, continuation) = AsyncStream<Outbound>.makeStream(bufferingPolicy: .bufferingOldest(Self.outboundQueueLimit))
         writers.withLock { $0[id] = continuation }
         let logger = self.logger.with(metadataKey: "sdl.connection", value: "\(id.rawValue)")
@@ -171,8 +185,7 @@ public final class SimulatedHeadUnit: Sendable {
                     }
                     group.addTask {
                         for try await bytes in inbound {
-                            let actions = self.state.withLock { $0.receive(bytes, on: id, now: .now()) }
-                            self.execute(actions)
+                            self.update { unit, now in ((), unit.receive(bytes, on: id, now: now)) }
                         }
                     }
                     try await group.next()
@@ -183,8 +196,7 @@ public final class SimulatedHeadUnit: Sendable {
             logger.debug("connection ended", metadata: ["error": "\(error)"])
         }
         writers.withLock { $0.removeValue(forKey: id) }?.finish()
-        let actions = state.withLock { $0.connectionClosed(id, now: .now()) }
-        execute(actions)
+        update { unit, now in ((), unit.connectionClosed(id, now: now)) }
         logger.debug("app disconnected")
     }
 

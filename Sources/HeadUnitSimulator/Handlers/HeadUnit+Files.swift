@@ -60,7 +60,7 @@ extension HeadUnit {
             return .result("INVALID_DATA", info: "Sync file name contains forbidden symbols")
         }
         if let expected = params["crc"]?.intValue {
-            let actual = FileCRC32.checksum(data)
+            let actual = SDLCRC32.checksum(data)
             if Int64(actual) != expected {
                 return .result("CORRUPTED_DATA", info: "CRC Check on file failed. File upload has been cancelled, please retry.")
             }

@@ -1,10 +1,12 @@
 import NIOCore
 
-/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, initial value and final XOR 0xFFFFFFFF),
-/// table-driven: the `crc` parameter of PutFile (SDL-PROTOCOL.md §c "PutFile with bulk data",
-/// since 5.0), which Core checks against the bulk data and answers `CORRUPTED_DATA` on mismatch.
+/// CRC-32 (IEEE 802.3: reflected polynomial 0xEDB88320, initial value and final XOR 0xFFFFFFFF,
+/// the CRC-32 of zlib and PNG), table-driven: the `crc` parameter of PutFile (since RPC 5.0,
+/// SDL-PROTOCOL.md §c "PutFile with bulk data"). An app sends the CRC of the bulk data it uploads;
+/// SDL Core checks it and answers `CORRUPTED_DATA` on a mismatch.
 ///
-/// A value type fed in pieces: `SDLCRC32.checksum("123456789")` is 0xCBF43926.
+/// A value fed in pieces, so an upload's chunks can be checked as they stream:
+/// `SDLCRC32.checksum("123456789")` is 0xCBF43926, the standard check value.
 public struct SDLCRC32: Sendable, Hashable {
     /// The 256 remainders of the reflected polynomial, one per byte value.
     static let table: [UInt32] = (0..<256).map { byte in
@@ -19,7 +21,7 @@ public struct SDLCRC32: Sendable, Hashable {
 
     public init() {}
 
-    /// The checksum of everything fed so far.
+    /// The checksum of everything fed so far (0 for nothing).
     public var value: UInt32 { register ^ 0xFFFF_FFFF }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
@@ -42,6 +44,7 @@ public struct SDLCRC32: Sendable, Hashable {
         array.withUnsafeBytes { update($0) }
     }
 
+    /// The checksum of the readable bytes of `buffer`.
     public static func checksum(_ buffer: ByteBuffer) -> UInt32 {
         var crc = SDLCRC32()
         crc.update(buffer)
@@ -54,6 +57,7 @@ public struct SDLCRC32: Sendable, Hashable {
         return crc.value
     }
 
+    /// The checksum of the UTF-8 bytes of `text`.
     public static func checksum(_ text: String) -> UInt32 {
         checksum(Array(text.utf8))
     }

@@ -1,0 +1,30 @@
+import HeadUnitSimulator
+import Logging
+import NIOCore
+import SimulatorControl
+import Testing
+
+/// ``SimulatorService`` serving listeners the caller bound first.
+@Suite("Simulator service", .timeLimit(.minutes(1)))
+struct SimulatorServiceTests {
+    @Test("A service over bound listeners reports them, serves them until cancelled, then frees the port")
+    func boundListeners() async throws {
+        let simulator = SimulatedHeadUnit(logger: Logger(label: "test"))
+        let bound = try await simulator.bind([.tcp()])
+        let port = bound.ports[0]
+        #expect(port > 0)
+        let service = SimulatorService(simulator: simulator, bound: bound)
+        #expect(service.listeners == [.tcp()])
+
+        // Cancellation is how the service stops outside a service group: it returns without error.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await service.run() }
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+        // The service closed the socket it served: the port can be bound again.
+        let again = try await simulator.bind([.tcp(port: port)])
+        #expect(again.ports == [port])
+        await again.close()
+    }
+}
