@@ -86,6 +86,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            resources: [.copy("Resources/default-profile.json")],
             swiftSettings: swiftSettings
         ),
         // What the gateway's HTTP API and the simulator's control API share: problem+json, the
@@ -97,7 +98,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            resources: [.copy("Resources/default-profile.json")],
             swiftSettings: swiftSettings
         ),
         // The simulator's JSON control API (Hummingbird routes) and its service.

@@ -73,11 +73,12 @@ struct ServeCommand: AsyncParsableCommand {
             headUnit.policy = .open
             headUnit.catalog = settings.catalog
             let simulated = SimulatedHeadUnit(configuration: headUnit, logger: logger)
-            let port = try await Self.freeLoopbackPort()
+            // Bound once, here: the port the apps connect to is the one the simulator holds.
+            let bound = try await simulated.bind([.tcp(host: "127.0.0.1", port: 0)])
+            let port = bound.ports[0]
             settings.configuration.sessions.defaultCore = SDLTransportAddress.tcp(host: "127.0.0.1", port: port)
-            companion.services.append(SimulatorService(simulator: simulated, host: "127.0.0.1", port: port) { address in
-                announce("SDL head unit (simulated) on 127.0.0.1:\(address.port ?? port)")
-            })
+            announce("SDL head unit (simulated) on 127.0.0.1:\(port)")
+            companion.services.append(SimulatorService(simulator: simulated, bound: bound))
             companion.routeGroups.append(SimulatorControlRoutes.gatewayRouteGroup(simulated))
         }
         let listen = settings.listen
@@ -90,12 +91,5 @@ struct ServeCommand: AsyncParsableCommand {
         )
         let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
-    }
-
-    /// A loopback port that was free a moment ago, for the in-process simulator.
-    static func freeLoopbackPort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        defer { channel.close(promise: nil) }
-        return channel.localAddress?.port ?? 12345
     }
 }
