@@ -1,5 +1,6 @@
 import NIOCore
 import SDLClient
+import SDLProtocol
 import Testing
 
 @Suite("Requests: client-side rate limiter")
