@@ -17,7 +17,7 @@ struct AppSessionTests {
     /// stream ends when the session closes; and by the suite's time limit).
     static func waitFor(
         _ wanted: SDLAppSession.ConnectionState,
-        in events: inout AsyncStream<SDLAppSession.Event>.Iterator
+        in events: inout SDLEventStream<SDLAppSession.Event>.AsyncIterator
     ) async -> String? {
         while let event = await events.next() {
             if case .connection(let state, let detail) = event, state == wanted { return detail ?? "" }
@@ -43,22 +43,22 @@ struct AppSessionTests {
             group.addTask { await session.run() }
             var events = session.events.makeAsyncIterator()
             #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
-            let subscribed = try await session.request("SubscribeVehicleData", ["speed": true], checkPermissions: false)
+            let subscribed = try await session.request("SubscribeVehicleData", ["speed": true], options: .init(checkPermissions: false))
             #expect(subscribed.parameters["resultCode"] == "SUCCESS")
             // OnHashChange follows the subscription; the next request is answered after it.
-            _ = try await session.request("ListFiles", checkPermissions: false)
+            _ = try await session.request("ListFiles", options: .init(checkPermissions: false))
             #expect(session.connection?.latestHashID != nil)
 
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", dropConnection: true)), []) }
             let dropped = ContinuousClock.now
-            await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "x"], checkPermissions: false) }
+            await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "x"], options: .init(checkPermissions: false)) }
             #expect(ContinuousClock.now - dropped < .seconds(2))
             simulator.perform { unit, _ in (unit.clearFaults(), []) }
             #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
             let detail = await Self.waitFor(.registered, in: &events)
             #expect(detail == "resumed (SUCCESS)")
             print("reconnected after a dropped link in \(ContinuousClock.now - dropped)")
-            let again = try await session.request("SubscribeVehicleData", ["speed": true], checkPermissions: false)
+            let again = try await session.request("SubscribeVehicleData", ["speed": true], options: .init(checkPermissions: false))
             #expect(again.parameters["resultCode"] == "IGNORED")
             await session.close()
             #expect(await Self.waitFor(.closed, in: &events) != nil)
@@ -91,7 +91,7 @@ struct AppSessionTests {
     )
 
     /// Waits until the session has sent a request of `function` (its `rpc` event).
-    static func waitForSent(_ function: String, in events: inout AsyncStream<SDLAppSession.Event>.Iterator) async -> Bool {
+    static func waitForSent(_ function: String, in events: inout SDLEventStream<SDLAppSession.Event>.AsyncIterator) async -> Bool {
         while let event = await events.next() {
             if case .app(.rpc(let entry)) = event, entry.direction == .sent, entry.function == function { return true }
         }
@@ -118,13 +118,13 @@ struct AppSessionTests {
                 let registered = try #require(first.snapshot.app(withID: "resilient-app"))
                 #expect(registered.iconFile == "resilient.png")
                 #expect(registered.files["resilient.png"]?.isPersistent == true)
-                _ = try await session.request("SubscribeVehicleData", ["speed": true, "rpm": true], checkPermissions: false)
-                _ = try await session.request("SubscribeButton", ["buttonName": "OK"], checkPermissions: false)
+                _ = try await session.request("SubscribeVehicleData", ["speed": true, "rpm": true], options: .init(checkPermissions: false))
+                _ = try await session.request("SubscribeButton", ["buttonName": "OK"], options: .init(checkPermissions: false))
                 // A request the head unit never answers is pending when it goes away.
                 try first.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
                 outer.addTask {
                     do {
-                        _ = try await session.request("Alert", ["alertText1": "pending"], checkPermissions: false)
+                        _ = try await session.request("Alert", ["alertText1": "pending"], options: .init(checkPermissions: false))
                         failure.yield(nil)
                     } catch {
                         failure.yield(error as? SDLClientError)
