@@ -25,6 +25,29 @@ struct AppSessionTests {
         return nil
     }
 
+    /// Lets a session in its reconnection backoff try again: waits until its sleep is armed on
+    /// `clock`, then moves the clock past the longest backoff (5 s + 10 % jitter).
+    static func retryNow(_ clock: SDLManualClock) async {
+        await clock.waitUntilScheduled { !$0.isEmpty }
+        clock.advance(by: .seconds(6))
+    }
+
+    /// Moves `clock` past each backoff until the session reaches `wanted` (a session in its
+    /// backoff when called is let go first); the detail, or nil when the events ended.
+    static func retryUntil(
+        _ wanted: SDLAppSession.ConnectionState,
+        clock: SDLManualClock,
+        in events: inout SDLEventStream<SDLAppSession.Event>.AsyncIterator
+    ) async -> String? {
+        await retryNow(clock)
+        while let event = await events.next() {
+            guard case .connection(let state, let detail) = event else { continue }
+            if state == wanted { return detail ?? "" }
+            if state == .reconnecting { await retryNow(clock) }
+        }
+        return nil
+    }
+
     static func simulator() -> SimulatedHeadUnit {
         SimulatedHeadUnit(configuration: HeadUnitConfiguration(autoActivate: true, timeScale: 0.01), logger: Logger(label: "test"))
     }
@@ -39,7 +62,8 @@ struct AppSessionTests {
             }
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
-            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger(label: "test"))
+            let clock = SDLManualClock()
+            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), clock: clock, logger: Logger(label: "test"))
             group.addTask { await session.run() }
             var events = session.events.makeAsyncIterator()
             #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
@@ -55,7 +79,8 @@ struct AppSessionTests {
             #expect(ContinuousClock.now - dropped < .seconds(2))
             simulator.perform { unit, _ in (unit.clearFaults(), []) }
             #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
-            let detail = await Self.waitFor(.registered, in: &events)
+            // The backoff runs on the manual clock: the test moves it instead of waiting.
+            let detail = await Self.retryUntil(.registered, clock: clock, in: &events)
             #expect(detail == "resumed (SUCCESS)")
             print("reconnected after a dropped link in \(ContinuousClock.now - dropped)")
             let again = try await session.request("SubscribeVehicleData", ["speed": true], options: .init(checkPermissions: false))
@@ -103,7 +128,8 @@ struct AppSessionTests {
         let port = try await Self.freePort()
         var app = Self.app
         app.appIcon = Self.icon
-        let session = SDLAppSession(configuration: .init(port: port, app: app), logger: Logger(label: "test"))
+        let clock = SDLManualClock()
+        let session = SDLAppSession(configuration: .init(port: port, app: app), clock: clock, logger: Logger(label: "test"))
         var events = session.events.makeAsyncIterator()
         let (failures, failure) = AsyncStream<SDLClientError?>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { outer in
@@ -114,7 +140,7 @@ struct AppSessionTests {
             var stopped = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { phase in
                 phase.addTask { try await first.run(host: "127.0.0.1", port: port) }
-                #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
+                #expect(await Self.retryUntil(.registered, clock: clock, in: &events) == "SUCCESS")
                 let registered = try #require(first.snapshot.app(withID: "resilient-app"))
                 #expect(registered.iconFile == "resilient.png")
                 #expect(registered.files["resilient.png"]?.isPersistent == true)
@@ -147,7 +173,7 @@ struct AppSessionTests {
             try await withThrowingTaskGroup(of: Void.self) { phase in
                 let restarted = ContinuousClock.now
                 phase.addTask { try await second.run(host: "127.0.0.1", port: port) }
-                let detail = await Self.waitFor(.registered, in: &events)
+                let detail = await Self.retryUntil(.registered, clock: clock, in: &events)
                 #expect(detail == "RESUME_FAILED")
                 print("re-registered \(ContinuousClock.now - restarted) after the head unit came back")
                 let app = try #require(second.snapshot.app(withID: "resilient-app"))
@@ -183,6 +209,38 @@ struct AppSessionTests {
                 await first.close()
                 try await group.waitForAll()
             }
+        }
+    }
+
+    @Test("The reconnection backoff sleeps on the injected clock: no attempt before it passes, close() ends it at once")
+    func backoffOnClock() async throws {
+        // A port that was just listening and is closed now: every connect is refused.
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(listener.localAddress?.port)
+        try await listener.close()
+        let clock = SDLManualClock()
+        let session = SDLAppSession(
+            configuration: .init(port: port, app: Self.app), backoff: SDLBackoff(jitter: 0), clock: clock, logger: Logger(label: "test")
+        )
+        var events = session.events.makeAsyncIterator()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await session.run() }
+            let start = clock.now()
+            #expect(await Self.waitFor(.reconnecting, in: &events)?.contains("retrying in 100 ms") == true)
+            await clock.waitUntilScheduled { $0 == [start + .milliseconds(100)] }
+            clock.advance(by: .milliseconds(99))
+            #expect(session.attempts == 1)
+            #expect(clock.scheduledDeadlines == [start + .milliseconds(100)])
+            clock.advance(by: .milliseconds(1))
+            #expect(await Self.waitFor(.reconnecting, in: &events)?.contains("retrying in 125 ms") == true)
+            #expect(session.attempts == 2)
+            await clock.waitUntilScheduled { $0 == [start + .milliseconds(225)] }
+            // Closing during the backoff does not wait for it.
+            await session.close()
+            #expect(await Self.waitFor(.closed, in: &events) != nil)
+            try await group.waitForAll()
+            #expect(session.attempts == 2)
+            #expect(clock.scheduledDeadlines.isEmpty)
         }
     }
 }

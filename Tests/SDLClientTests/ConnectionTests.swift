@@ -21,9 +21,13 @@ struct ConnectionTests {
     static func withConnection(
         port: Int,
         app: SDLAppConfiguration = SDLAppConfiguration(appName: "Client Demo", appID: "client-demo", isMediaApplication: true),
+        clock: any SDLClock = SDLSystemClock(),
+        configure: (inout SDLConnection.Configuration) -> Void = { _ in },
         _ body: @Sendable (SDLConnection, SDLRPCMessage) async throws -> Void
     ) async throws -> (any Error)? {
-        let connection = SDLConnection(configuration: .init(port: port, app: app), logger: Logger(label: "test"))
+        var configuration = SDLConnection.Configuration(port: port, app: app)
+        configure(&configuration)
+        let connection = SDLConnection(configuration: configuration, clock: clock, logger: Logger(label: "test"))
         let (registered, continuation) = AsyncStream<SDLRPCMessage>.makeStream()
         return try await withThrowingTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
