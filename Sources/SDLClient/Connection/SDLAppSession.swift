@@ -118,9 +118,10 @@ public final class SDLAppSession: Sendable {
             }
             guard let connection else { break }
             let outcome = await runOnce(connection)
+            let latestHashID = connection.latestHashID
             let (decision, sleeper) = state.withLock { state -> (SDLSessionSupervisor.Decision, SDLSleeper?) in
                 state.connection = nil
-                let decision = state.supervisor.connectionEnded(outcome, latestHashID: connection.latestHashID)
+                let decision = state.supervisor.connectionEnded(outcome, latestHashID: latestHashID)
                 guard case .retry = decision else { return (decision, nil) }
                 let sleeper = SDLSleeper()
                 state.backoffSleep = sleeper
