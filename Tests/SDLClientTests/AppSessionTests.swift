@@ -17,10 +17,33 @@ struct AppSessionTests {
     /// stream ends when the session closes; and by the suite's time limit).
     static func waitFor(
         _ wanted: SDLAppSession.ConnectionState,
-        in events: inout AsyncStream<SDLAppSession.Event>.Iterator
+        in events: inout SDLEventStream<SDLAppSession.Event>.AsyncIterator
     ) async -> String? {
         while let event = await events.next() {
             if case .connection(let state, let detail) = event, state == wanted { return detail ?? "" }
+        }
+        return nil
+    }
+
+    /// Lets a session in its reconnection backoff try again: waits until its sleep is armed on
+    /// `clock`, then moves the clock past the longest backoff (5 s + 10 % jitter).
+    static func retryNow(_ clock: SDLManualClock) async {
+        await clock.waitUntilScheduled { !$0.isEmpty }
+        clock.advance(by: .seconds(6))
+    }
+
+    /// Moves `clock` past each backoff until the session reaches `wanted` (a session in its
+    /// backoff when called is let go first); the detail, or nil when the events ended.
+    static func retryUntil(
+        _ wanted: SDLAppSession.ConnectionState,
+        clock: SDLManualClock,
+        in events: inout SDLEventStream<SDLAppSession.Event>.AsyncIterator
+    ) async -> String? {
+        await retryNow(clock)
+        while let event = await events.next() {
+            guard case .connection(let state, let detail) = event else { continue }
+            if state == wanted { return detail ?? "" }
+            if state == .reconnecting { await retryNow(clock) }
         }
         return nil
     }
@@ -39,26 +62,28 @@ struct AppSessionTests {
             }
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
-            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger(label: "test"))
+            let clock = SDLManualClock()
+            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), clock: clock, logger: Logger(label: "test"))
             group.addTask { await session.run() }
             var events = session.events.makeAsyncIterator()
             #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
-            let subscribed = try await session.request("SubscribeVehicleData", ["speed": true], checkPermissions: false)
+            let subscribed = try await session.request("SubscribeVehicleData", ["speed": true], options: .init(checkPermissions: false))
             #expect(subscribed.parameters["resultCode"] == "SUCCESS")
             // OnHashChange follows the subscription; the next request is answered after it.
-            _ = try await session.request("ListFiles", checkPermissions: false)
+            _ = try await session.request("ListFiles", options: .init(checkPermissions: false))
             #expect(session.connection?.latestHashID != nil)
 
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", dropConnection: true)), []) }
             let dropped = ContinuousClock.now
-            await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "x"], checkPermissions: false) }
+            await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "x"], options: .init(checkPermissions: false)) }
             #expect(ContinuousClock.now - dropped < .seconds(2))
             simulator.perform { unit, _ in (unit.clearFaults(), []) }
             #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
-            let detail = await Self.waitFor(.registered, in: &events)
+            // The backoff runs on the manual clock: the test moves it instead of waiting.
+            let detail = await Self.retryUntil(.registered, clock: clock, in: &events)
             #expect(detail == "resumed (SUCCESS)")
             print("reconnected after a dropped link in \(ContinuousClock.now - dropped)")
-            let again = try await session.request("SubscribeVehicleData", ["speed": true], checkPermissions: false)
+            let again = try await session.request("SubscribeVehicleData", ["speed": true], options: .init(checkPermissions: false))
             #expect(again.parameters["resultCode"] == "IGNORED")
             await session.close()
             #expect(await Self.waitFor(.closed, in: &events) != nil)
@@ -91,7 +116,7 @@ struct AppSessionTests {
     )
 
     /// Waits until the session has sent a request of `function` (its `rpc` event).
-    static func waitForSent(_ function: String, in events: inout AsyncStream<SDLAppSession.Event>.Iterator) async -> Bool {
+    static func waitForSent(_ function: String, in events: inout SDLEventStream<SDLAppSession.Event>.AsyncIterator) async -> Bool {
         while let event = await events.next() {
             if case .app(.rpc(let entry)) = event, entry.direction == .sent, entry.function == function { return true }
         }
@@ -103,7 +128,8 @@ struct AppSessionTests {
         let port = try await Self.freePort()
         var app = Self.app
         app.appIcon = Self.icon
-        let session = SDLAppSession(configuration: .init(port: port, app: app), logger: Logger(label: "test"))
+        let clock = SDLManualClock()
+        let session = SDLAppSession(configuration: .init(port: port, app: app), clock: clock, logger: Logger(label: "test"))
         var events = session.events.makeAsyncIterator()
         let (failures, failure) = AsyncStream<SDLClientError?>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { outer in
@@ -114,17 +140,17 @@ struct AppSessionTests {
             var stopped = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { phase in
                 phase.addTask { try await first.run(host: "127.0.0.1", port: port) }
-                #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
+                #expect(await Self.retryUntil(.registered, clock: clock, in: &events) == "SUCCESS")
                 let registered = try #require(first.snapshot.app(withID: "resilient-app"))
                 #expect(registered.iconFile == "resilient.png")
                 #expect(registered.files["resilient.png"]?.isPersistent == true)
-                _ = try await session.request("SubscribeVehicleData", ["speed": true, "rpm": true], checkPermissions: false)
-                _ = try await session.request("SubscribeButton", ["buttonName": "OK"], checkPermissions: false)
+                _ = try await session.request("SubscribeVehicleData", ["speed": true, "rpm": true], options: .init(checkPermissions: false))
+                _ = try await session.request("SubscribeButton", ["buttonName": "OK"], options: .init(checkPermissions: false))
                 // A request the head unit never answers is pending when it goes away.
                 try first.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
                 outer.addTask {
                     do {
-                        _ = try await session.request("Alert", ["alertText1": "pending"], checkPermissions: false)
+                        _ = try await session.request("Alert", ["alertText1": "pending"], options: .init(checkPermissions: false))
                         failure.yield(nil)
                     } catch {
                         failure.yield(error as? SDLClientError)
@@ -147,7 +173,7 @@ struct AppSessionTests {
             try await withThrowingTaskGroup(of: Void.self) { phase in
                 let restarted = ContinuousClock.now
                 phase.addTask { try await second.run(host: "127.0.0.1", port: port) }
-                let detail = await Self.waitFor(.registered, in: &events)
+                let detail = await Self.retryUntil(.registered, clock: clock, in: &events)
                 #expect(detail == "RESUME_FAILED")
                 print("re-registered \(ContinuousClock.now - restarted) after the head unit came back")
                 let app = try #require(second.snapshot.app(withID: "resilient-app"))
@@ -183,6 +209,38 @@ struct AppSessionTests {
                 await first.close()
                 try await group.waitForAll()
             }
+        }
+    }
+
+    @Test("The reconnection backoff sleeps on the injected clock: no attempt before it passes, close() ends it at once")
+    func backoffOnClock() async throws {
+        // A port that was just listening and is closed now: every connect is refused.
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(listener.localAddress?.port)
+        try await listener.close()
+        let clock = SDLManualClock()
+        let session = SDLAppSession(
+            configuration: .init(port: port, app: Self.app), backoff: SDLBackoff(jitter: 0), clock: clock, logger: Logger(label: "test")
+        )
+        var events = session.events.makeAsyncIterator()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await session.run() }
+            let start = clock.now()
+            #expect(await Self.waitFor(.reconnecting, in: &events)?.contains("retrying in 100 ms") == true)
+            await clock.waitUntilScheduled { $0 == [start + .milliseconds(100)] }
+            clock.advance(by: .milliseconds(99))
+            #expect(session.attempts == 1)
+            #expect(clock.scheduledDeadlines == [start + .milliseconds(100)])
+            clock.advance(by: .milliseconds(1))
+            #expect(await Self.waitFor(.reconnecting, in: &events)?.contains("retrying in 125 ms") == true)
+            #expect(session.attempts == 2)
+            await clock.waitUntilScheduled { $0 == [start + .milliseconds(225)] }
+            // Closing during the backoff does not wait for it.
+            await session.close()
+            #expect(await Self.waitFor(.closed, in: &events) != nil)
+            try await group.waitForAll()
+            #expect(session.attempts == 2)
+            #expect(clock.scheduledDeadlines.isEmpty)
         }
     }
 }

@@ -21,9 +21,13 @@ struct ConnectionTests {
     static func withConnection(
         port: Int,
         app: SDLAppConfiguration = SDLAppConfiguration(appName: "Client Demo", appID: "client-demo", isMediaApplication: true),
+        clock: any SDLClock = SDLSystemClock(),
+        configure: (inout SDLConnection.Configuration) -> Void = { _ in },
         _ body: @Sendable (SDLConnection, SDLRPCMessage) async throws -> Void
     ) async throws -> (any Error)? {
-        let connection = SDLConnection(configuration: .init(port: port, app: app), logger: Logger(label: "test"))
+        var configuration = SDLConnection.Configuration(port: port, app: app)
+        configure(&configuration)
+        let connection = SDLConnection(configuration: configuration, clock: clock, logger: Logger(label: "test"))
         let (registered, continuation) = AsyncStream<SDLRPCMessage>.makeStream()
         return try await withThrowingTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
@@ -37,12 +41,23 @@ struct ConnectionTests {
                 }
             }
             var iterator = registered.makeAsyncIterator()
-            if let response = await iterator.next() {
-                try await body(connection, response)
-                await connection.close()
+            guard let response = await iterator.next() else {
+                // The body never ran: the test must not pass without its assertions.
+                let ended = try await group.next() ?? nil
+                throw NotRegistered(ended: ended)
             }
+            try await body(connection, response)
+            await connection.close()
             return try await group.next() ?? nil
         }
+    }
+
+    /// Waits for the first app event `matching`; throws when the connection's events end first.
+    static func waitFor(_ connection: SDLConnection, _ matching: (SDLAppEvent) -> Bool) async throws {
+        for await event in connection.events {
+            if case .app(let event) = event, matching(event) { return }
+        }
+        throw EventsEnded()
     }
 
     @Test("No head unit at the address: run() throws connectFailed and the events end, so nothing waits on them")
@@ -65,9 +80,7 @@ struct ConnectionTests {
                 #expect(response.parameters["resultCode"] == "SUCCESS")
                 #expect(connection.sessionParameters?.protocolVersion == "5.4.0")
                 #expect(connection.sessionParameters?.hashID == 65537)
-                for await event in connection.events {
-                    if case .appState(_, to: .active) = event { break }
-                }
+                try await Self.waitFor(connection) { if case .appState(_, to: .active) = $0 { true } else { false } }
                 #expect(connection.tracker.hmiStatus?.hmiLevel == .full)
                 let show = try await connection.request("Show", ["mainField1": "Hello from SDLClient"])
                 #expect(show.parameters["success"] == true)
@@ -86,9 +99,7 @@ struct ConnectionTests {
     func permissionPreflight() async throws {
         try await Self.withSimulator(HeadUnitConfiguration(policy: .sdlDefault)) { simulator, port in
             _ = try await Self.withConnection(port: port) { connection, _ in
-                for await event in connection.events {
-                    if case .permissions = event { break }
-                }
+                try await Self.waitFor(connection) { if case .permissions = $0 { true } else { false } }
                 do {
                     _ = try await connection.request("Show", ["mainField1": "too early"])
                     Issue.record("Show was sent in NONE")
@@ -108,7 +119,7 @@ struct ConnectionTests {
             let ended = try await Self.withConnection(port: port) { connection, _ in
                 let started = ContinuousClock.now
                 do {
-                    _ = try await connection.request("Show", ["mainField1": "bye"], checkPermissions: false)
+                    _ = try await connection.request("Show", ["mainField1": "bye"], options: .init(checkPermissions: false))
                     Issue.record("Show was answered")
                 } catch let error as SDLClientError {
                     #expect(error.code == .linkLost)

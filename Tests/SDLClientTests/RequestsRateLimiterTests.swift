@@ -1,5 +1,6 @@
 import NIOCore
 import SDLClient
+import SDLProtocol
 import Testing
 
 @Suite("Requests: client-side rate limiter")
@@ -115,5 +116,25 @@ struct RequestsRateLimiterTests {
         )
         let granted = acquire(&limiter, 5_000, hmiLevel: "NONE", from: start)
         #expect(granted == 5_000)
+    }
+
+    @Test("A request that never went out is given back, in NONE to both windows")
+    func release() throws {
+        var limiter = SDLRequestRateLimiter(
+            configuration: .init(
+                hmiLevelNone: .init(maximumRequests: 1, window: .seconds(10)),
+                anyLevel: .init(maximumRequests: 2, window: .seconds(10))
+            )
+        )
+        try limiter.acquire(hmiLevel: "NONE", now: start)
+        #expect(limiter.retryAfter(hmiLevel: "NONE", now: start) != nil)
+        limiter.release(hmiLevel: "NONE", acquiredAt: start)
+        #expect(limiter.counted == 0)
+        try limiter.acquire(hmiLevel: "NONE", now: start + .milliseconds(1))
+        try limiter.acquire(hmiLevel: "FULL", now: start + .milliseconds(2))
+        #expect(limiter.retryAfter(hmiLevel: "FULL", now: start + .milliseconds(3)) != nil)
+        limiter.release(hmiLevel: "FULL", acquiredAt: start + .milliseconds(2))
+        #expect(limiter.retryAfter(hmiLevel: "FULL", now: start + .milliseconds(3)) == nil)
+        #expect(limiter.retryAfter(hmiLevel: "NONE", now: start + .milliseconds(3)) != nil)
     }
 }

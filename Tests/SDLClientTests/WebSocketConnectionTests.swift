@@ -31,18 +31,19 @@ struct WebSocketConnectionTests {
                 }
             }
             var iterator = registered.makeAsyncIterator()
-            if let response = await iterator.next() {
-                try await body(connection, response)
-                await connection.close()
+            guard let response = await iterator.next() else {
+                // The body never ran: the test must not pass without its assertions.
+                let ended = try await group.next() ?? nil
+                throw NotRegistered(ended: ended)
             }
+            try await body(connection, response)
+            await connection.close()
             return try await group.next() ?? nil
         }
     }
 
-    static func waitForFull(_ connection: SDLConnection) async {
-        for await event in connection.events {
-            if case .appState(_, to: .active) = event { break }
-        }
+    static func waitForFull(_ connection: SDLConnection) async throws {
+        try await ConnectionTests.waitFor(connection) { if case .appState(_, to: .active) = $0 { true } else { false } }
     }
 
     @Test("Registers over ws://, sends Show, gets SUCCESS and ends cleanly with EndServiceACK")
@@ -53,7 +54,7 @@ struct WebSocketConnectionTests {
             let ended = try await Self.withConnection(address) { connection, response in
                 #expect(response.parameters["resultCode"] == "SUCCESS")
                 #expect(connection.sessionParameters?.protocolVersion == "5.4.0")
-                await Self.waitForFull(connection)
+                try await Self.waitForFull(connection)
                 let show = try await connection.request("Show", ["mainField1": "Hello over WebSocket"])
                 #expect(show.parameters["resultCode"] == "SUCCESS")
                 #expect(simulator.snapshot.app(withID: "web-demo")?.screen.show["mainField1"] == "Hello over WebSocket")
@@ -70,7 +71,7 @@ struct WebSocketConnectionTests {
         try await simulator.withListening([.webSocket()]) { ports in
             let address = try SDLTransportAddress("ws://127.0.0.1:\(ports[0])")
             let ended = try await Self.withConnection(address) { connection, _ in
-                await Self.waitForFull(connection)
+                try await Self.waitForFull(connection)
                 // 300 KB of bulk data at MTU 131072: a First Frame and three Consecutive Frames,
                 // each above NIO's default 16 KiB WebSocket frame limit.
                 #expect(connection.sessionParameters?.mtu == 131_072)
@@ -79,8 +80,7 @@ struct WebSocketConnectionTests {
                 let response = try await connection.request(
                     "PutFile",
                     ["syncFileName": "big.bin", "fileType": "BINARY", "crc": .int(Int64(SDLCRC32.checksum(data)))],
-                    bulkData: data,
-                    timeout: .seconds(20)
+                    options: .init(timeout: .seconds(20), bulkData: data)
                 )
                 #expect(response.parameters["resultCode"] == "SUCCESS")
                 let list = try await connection.request("ListFiles")

@@ -22,6 +22,9 @@ enum AppEventMapping {
             return ("notification", ["name": .string(name), "parameters": parameters])
         case .app(let event):
             return (event.type, event.data)
+        case .lost(let count):
+            // The session's reader fell behind and `count` events were dropped before the hub.
+            return ("gap", ["missed": .int(Int64(count))])
         }
     }
 }

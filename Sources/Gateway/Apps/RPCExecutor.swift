@@ -6,7 +6,7 @@ import SDLSpec
 
 /// Sends one request RPC on an app's session for the HTTP API, the batch route and WebSocket
 /// clients alike: the function must be a request of the spec, its parameters an object checked
-/// against the spec (every issue reported, unless `validate` is false), and a head unit answer
+/// against the spec (every issue reported, unless `options.validate` is false), and a head unit answer
 /// with `success: false` becomes a ``GatewayError`` carrying it (ARCHITECTURE.md, "HTTP status
 /// of an RPC"). Records the RPC latency histogram by function and result code.
 struct RPCExecutor: Sendable {
@@ -22,7 +22,7 @@ struct RPCExecutor: Sendable {
 
     let apps: GatewayApps
 
-    func send(app id: String, function: String, parameters: SDLJSON, timeoutMs: Int64? = nil, validate: Bool = true, checkPermissions: Bool = true) async throws(GatewayError) -> Outcome {
+    func send(app id: String, function: String, parameters: SDLJSON, options: SDLRequestOptions = .default) async throws(GatewayError) -> Outcome {
         let session = try apps.session(id)
         let catalog = apps.options.catalog
         guard let spec = catalog.function(named: function, messageType: .request) else {
@@ -31,21 +31,21 @@ struct RPCExecutor: Sendable {
         guard parameters.objectValue != nil else {
             throw GatewayError(.invalidBody, "the parameters of \(function) must be a JSON object")
         }
-        if validate {
+        if options.validate ?? true {
             let issues = catalog.validate(parameters, against: spec)
             if let first = issues.first {
                 throw GatewayError(.invalidParameters, "\(function) \(first.message)", issues: issues.map(\.message))
             }
         }
-        if let timeoutMs, !(1...Self.maximumTimeout).contains(timeoutMs) {
+        if let timeout = options.timeout, !(TimeAmount.milliseconds(1)...TimeAmount.milliseconds(Self.maximumTimeout)).contains(timeout) {
             throw GatewayError(.invalidQuery, "timeout must be 1...\(Self.maximumTimeout) ms")
         }
         let started = ContinuousClock.now
         let message: SDLRPCMessage
         do {
-            message = try await session.request(
-                function, parameters, timeout: timeoutMs.map { .milliseconds($0) }, validate: false, checkPermissions: checkPermissions
-            )
+            var options = options
+            options.validate = false  // checked above, with every issue reported
+            message = try await session.request(function, parameters, options: options)
         } catch let error as SDLClientError {
             Self.record(function, result: error.code.rawValue, since: started)
             throw GatewayError(error)

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
+import SDLClient
 import SDLProtocol
 import ServiceLifecycle
 import Synchronization
@@ -243,7 +244,8 @@ struct EventRoutes: Sendable {
         let timeout = message["timeout"]?.intValue
         return (id, {
             do {
-                let outcome = try await executor.send(app: app, function: function, parameters: parameters, timeoutMs: timeout)
+                let options = SDLRequestOptions(timeout: timeout.map { .milliseconds($0) })
+                let outcome = try await executor.send(app: app, function: function, parameters: parameters, options: options)
                 return ["id": id ?? .null, "status": 200, "response": outcome.response]
             } catch {
                 return Self.reply(id: id, GatewayError.from(error))

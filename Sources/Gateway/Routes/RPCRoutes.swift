@@ -18,12 +18,12 @@ struct RPCRoutes: Sendable {
             let id = try context.parameters.require("id")
             let function = try context.parameters.require("function")
             let parameters = try await HTTPBody.json(request, limit: limits.bodySize)
-            let outcome = try await executor.send(
-                app: id, function: function, parameters: parameters,
-                timeoutMs: try Query.int(request, "timeout", in: 1...RPCExecutor.maximumTimeout),
+            let options = SDLRequestOptions(
+                timeout: try Query.int(request, "timeout", in: 1...RPCExecutor.maximumTimeout).map { .milliseconds($0) },
                 validate: try Query.bool(request, "validate", default: true),
                 checkPermissions: try Query.bool(request, "checkPermissions", default: true)
             )
+            let outcome = try await executor.send(app: id, function: function, parameters: parameters, options: options)
             return HTTPBody.rpcResponse(outcome, started: started)
         }
         router.post("v1/apps/:id/batch") { request, context -> Response in
@@ -196,7 +196,8 @@ struct RPCRoutes: Sendable {
 
     private func result(_ item: Batch.Item, app id: String) async -> (json: SDLJSON, succeeded: Bool) {
         do {
-            let outcome = try await executor.send(app: id, function: item.function, parameters: item.parameters, timeoutMs: item.timeoutMs)
+            let options = SDLRequestOptions(timeout: item.timeoutMs.map { .milliseconds($0) })
+            let outcome = try await executor.send(app: id, function: item.function, parameters: item.parameters, options: options)
             return (["function": .string(item.function), "status": 200, "response": outcome.response], true)
         } catch {
             return (["function": .string(item.function), "status": .int(Int64(error.status.code)), "problem": error.problem], false)

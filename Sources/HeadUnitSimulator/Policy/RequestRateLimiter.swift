@@ -1,4 +1,5 @@
 import NIOCore
+import SDLProtocol
 
 /// SDL Core's request flood limits for one app, with time passed in.
 ///
@@ -13,20 +14,12 @@ import NIOCore
 ///
 /// Windows slide: a request counts against a limit while it is younger than the window. A
 /// request that gets ``Outcome/unregister(reason:)`` or ``Outcome/reject`` is not counted for
-/// the limit that refused it. Each window keeps at most its limit of timestamps.
+/// the limit that refused it. Each window is an ``SDLSlidingWindowLimiter`` (shared with the app
+/// client), keeping at most its limit of timestamps.
 public struct RequestRateLimiter: Sendable {
     /// A count of requests per time window; a count of 0 turns the limit off (Core's code
     /// default for `AppTimeScaleMaxRequests`).
-    public struct Limit: Sendable, Hashable {
-        public var maximumRequests: Int
-        public var window: TimeAmount
-
-        public init(maximumRequests: Int, window: TimeAmount) {
-            precondition(maximumRequests >= 0, "maximumRequests must not be negative")
-            self.maximumRequests = maximumRequests
-            self.window = window
-        }
-    }
+    public typealias Limit = SDLSlidingWindowLimiter.Limit
 
     public struct Configuration: Sendable, Hashable {
         /// `AppHMILevelNoneTimeScaleMaxRequests` / `AppHMILevelNoneRequestsTimeScale`: 100 per 10 s.
@@ -64,14 +57,14 @@ public struct RequestRateLimiter: Sendable {
     }
 
     public let configuration: Configuration
-    private var noneWindow: TimestampWindow
-    private var anyWindow: TimestampWindow
-    private var functionWindows: [String: TimestampWindow] = [:]
+    private var noneWindow: SDLSlidingWindowLimiter
+    private var anyWindow: SDLSlidingWindowLimiter
+    private var functionWindows: [String: SDLSlidingWindowLimiter] = [:]
 
     public init(configuration: Configuration = .sdlCore) {
         self.configuration = configuration
-        noneWindow = TimestampWindow(configuration.hmiLevelNone)
-        anyWindow = TimestampWindow(configuration.anyLevel)
+        noneWindow = SDLSlidingWindowLimiter(configuration.hmiLevelNone)
+        anyWindow = SDLSlidingWindowLimiter(configuration.anyLevel)
     }
 
     /// Counts a request for `function` that arrived at `now` while the app was in `hmiLevel`,
@@ -86,10 +79,8 @@ public struct RequestRateLimiter: Sendable {
         if hmiLevel == "NONE" { noneWindow.record(now) }
         anyWindow.record(now)
         if let limit = configuration.perFunction[function] {
-            var window = functionWindows[function] ?? TimestampWindow(limit)
-            defer { functionWindows[function] = window }
-            if window.isFull(at: now) { return .reject }
-            window.record(now)
+            // In place: the window is not copied on each request.
+            if functionWindows[function, default: SDLSlidingWindowLimiter(limit)].acquire(at: now) != nil { return .reject }
         }
         return .allow
     }
@@ -97,34 +88,5 @@ public struct RequestRateLimiter: Sendable {
     /// Forgets every request (after the app registers again).
     public mutating func reset() {
         self = RequestRateLimiter(configuration: configuration)
-    }
-}
-
-/// The last `limit.maximumRequests` request times, in a ring.
-struct TimestampWindow: Sendable {
-    let limit: RequestRateLimiter.Limit
-    private var times: [NIODeadline] = []
-    private var next = 0
-
-    init(_ limit: RequestRateLimiter.Limit) {
-        self.limit = limit
-        times.reserveCapacity(min(limit.maximumRequests, 1024))
-    }
-
-    /// Whether `limit.maximumRequests` requests are already younger than the window at `now`.
-    func isFull(at now: NIODeadline) -> Bool {
-        guard limit.maximumRequests > 0, times.count == limit.maximumRequests else { return false }
-        // With a full ring, the slot `next` holds the oldest of the last maximumRequests times.
-        return now - times[next] < limit.window
-    }
-
-    mutating func record(_ time: NIODeadline) {
-        guard limit.maximumRequests > 0 else { return }
-        if times.count < limit.maximumRequests {
-            times.append(time)
-        } else {
-            times[next] = time
-            next = (next + 1) % limit.maximumRequests
-        }
     }
 }

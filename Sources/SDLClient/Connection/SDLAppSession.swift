@@ -14,6 +14,11 @@ import Synchronization
 /// it had itself. A refused registration (a fatal result code, ``SDLRegistrationParameters``)
 /// closes the session with the head unit's reason. Requests made while not registered fail at once with
 /// ``SDLClientError/Code/notConnected``: callers never hang.
+///
+/// The decisions are ``SDLSessionSupervisor``'s (pure); this type drives it. Backoff sleeps and
+/// every connection's timers run on one injected ``SDLClock``, so tests move time instead of
+/// waiting. ``events`` is bounded and says where events were lost (``Event/lost(count:)``),
+/// including those its connections' own streams dropped.
 public final class SDLAppSession: Sendable {
     public enum ConnectionState: String, Sendable, Hashable {
         case connecting, registered, reconnecting, closed
@@ -22,38 +27,62 @@ public final class SDLAppSession: Sendable {
     public enum Event: Sendable {
         case connection(ConnectionState, detail: String?)
         case app(SDLAppEvent)
+        /// `count` events were dropped because the reader of ``SDLAppSession/events`` (or the
+        /// session reading its connection) fell behind. It comes in their place: before the next
+        /// event after the loss. Delivered events plus these counts add up to
+        /// ``SDLAppSession/publishedEventCount``.
+        case lost(count: Int)
     }
 
     struct State: Sendable {
         var connection: SDLConnection?
         var connectionState = ConnectionState.connecting
         var connectionDetail: String?
-        var closing = false
-        var latestHashID: String?
+        var supervisor: SDLSessionSupervisor
+        /// The backoff sleep under way, which ``close()`` ends early.
+        var backoffSleep: SDLSleeper?
         /// Reference-counted by owner, so that two owners of one name cost one SDL request.
         var buttons = SDLSubscriptionCounter()
         var vehicleData = SDLSubscriptionCounter()
         /// The file a successful SetAppIcon made the app icon.
         var iconName: String?
-        var backoff: SDLBackoff
-        var attempts = 0
     }
 
     public let configuration: SDLConnection.Configuration
     let state: Mutex<State>
+    private let clock: any SDLClock
+    private let eventBufferLimit: Int
     private let logger: Logger
-    private let eventStream: AsyncStream<Event>
-    private let eventContinuation: AsyncStream<Event>.Continuation
+    private let eventStream: SDLEventStream<Event>
+    private let eventSource: SDLEventStream<Event>.Source
 
-    public init(configuration: SDLConnection.Configuration, backoff: SDLBackoff = SDLBackoff(), logger: Logger) {
+    /// - Parameters:
+    ///   - backoff: the delays between connection attempts.
+    ///   - clock: the time of the backoff and of every connection's timers.
+    ///   - eventBufferLimit: how many events may wait for the reader of ``events`` (and, on each
+    ///     connection, for the session).
+    public init(
+        configuration: SDLConnection.Configuration,
+        backoff: SDLBackoff = SDLBackoff(),
+        clock: any SDLClock = SDLSystemClock(),
+        eventBufferLimit: Int = SDLConnection.eventBufferLimit,
+        logger: Logger
+    ) {
         self.configuration = configuration
+        self.clock = clock
+        self.eventBufferLimit = eventBufferLimit
         self.logger = logger
-        self.state = Mutex(State(backoff: backoff))
-        (eventStream, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(SDLConnection.eventBufferLimit))
+        self.state = Mutex(State(supervisor: SDLSessionSupervisor(backoff: backoff)))
+        (eventStream, eventSource) = SDLEventStream.makeStream(capacity: eventBufferLimit) { .lost(count: $0) }
     }
 
-    /// Connection steps and what the head unit says about the app.
-    public var events: AsyncStream<Event> { eventStream }
+    /// Connection steps and what the head unit says about the app, with ``Event/lost(count:)``
+    /// where events were dropped.
+    public var events: SDLEventStream<Event> { eventStream }
+
+    /// Every event published to ``events`` so far, including the lost ones (those dropped by this
+    /// session's buffer and by its connections').
+    public var publishedEventCount: Int { eventSource.published }
 
     public var connectionState: ConnectionState { state.withLock { $0.connectionState } }
 
@@ -70,53 +99,61 @@ public final class SDLAppSession: Sendable {
     public var connection: SDLConnection? { state.withLock { $0.connection } }
 
     /// How many connections were attempted.
-    public var attempts: Int { state.withLock { $0.attempts } }
+    public var attempts: Int { state.withLock { $0.supervisor.attempts } }
 
     /// Keeps the app registered until ``close()``.
     public func run() async {
         publish(.connecting, detail: "\(configuration.address)")
-        while !state.withLock({ $0.closing }) {
-            var configuration = self.configuration
-            let connection = state.withLock { state -> SDLConnection in
-                configuration.app.hashID = state.latestHashID ?? configuration.app.hashID
-                let connection = SDLConnection(configuration: configuration, logger: logger)
+        var closedDetail: String?
+        while true {
+            // The attempt and its connection are one step, so close() either prevents it or
+            // finds the connection to close.
+            let connection = state.withLock { state -> SDLConnection? in
+                guard let app = state.supervisor.nextAttempt(for: configuration.app) else { return nil }
+                var configuration = self.configuration
+                configuration.app = app
+                let connection = SDLConnection(configuration: configuration, clock: clock, eventBufferLimit: eventBufferLimit, logger: logger)
                 state.connection = connection
-                state.attempts += 1
                 return connection
             }
+            guard let connection else { break }
             let outcome = await runOnce(connection)
-            // A refused registration (DISALLOWED, DUPLICATE_NAME …) would be refused again: it
-            // ends the session with its reason instead of retrying.
-            let fatal = (outcome as? SDLClientError).flatMap { $0.code == .registrationFailed ? $0 : nil }
-            let (closing, delay) = state.withLock { state -> (Bool, TimeAmount) in
-                state.latestHashID = connection.latestHashID ?? state.latestHashID
+            let latestHashID = connection.latestHashID
+            let (decision, sleeper) = state.withLock { state -> (SDLSessionSupervisor.Decision, SDLSleeper?) in
                 state.connection = nil
-                if fatal != nil { state.closing = true }
-                return (state.closing, state.backoff.next())
+                let decision = state.supervisor.connectionEnded(outcome, latestHashID: latestHashID)
+                guard case .retry = decision else { return (decision, nil) }
+                let sleeper = SDLSleeper()
+                state.backoffSleep = sleeper
+                return (decision, sleeper)
             }
-            if let fatal {
-                publish(.closed, detail: fatal.detail)
-                eventContinuation.finish()
-                return
-            }
-            if closing { break }
-            publish(.reconnecting, detail: "\(outcome.map { "\($0)" } ?? "the link closed"); retrying in \(delay.nanoseconds / 1_000_000) ms")
-            do {
-                try await Task.sleep(for: .nanoseconds(delay.nanoseconds))
-            } catch {
+            guard case .retry(let delay, let detail) = decision, let sleeper else {
+                if case .close(let detail) = decision { closedDetail = detail }
                 break
             }
+            publish(.reconnecting, detail: detail)
+            do {
+                try await sleeper.sleep(until: clock.now() + delay, on: clock)
+            } catch {
+                break  // cancelled
+            }
+            state.withLock { $0.backoffSleep = nil }
         }
-        publish(.closed, detail: nil)
-        eventContinuation.finish()
+        publish(.closed, detail: closedDetail)
+        eventSource.finish()
     }
 
-    /// Runs one connection until it ends; returns why.
+    /// Runs one connection until it ends; returns why. Its events are forwarded, with its losses.
     private func runOnce(_ connection: SDLConnection) async -> (any Error)? {
         let (registered, registeredContinuation) = AsyncStream<SDLRPCMessage>.makeStream()
         return await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
-                for await event in connection.events { self.eventContinuation.yield(.app(event)) }
+                for await event in connection.events {
+                    switch event {
+                    case .app(let event): self.eventSource.yield(.app(event))
+                    case .lost(let count): self.eventSource.reportLost(count)
+                    }
+                }
                 return nil
             }
             group.addTask {
@@ -141,28 +178,25 @@ public final class SDLAppSession: Sendable {
     }
 
     /// After RegisterAppInterface: restore subscriptions unless Core resumed them, and the app
-    /// icon unless Core says it resumed it (`iconResumed`).
+    /// icon unless Core says it resumed it (``SDLSessionSupervisor/registered(response:requestedHashID:)``).
     private func registered(_ connection: SDLConnection, response: SDLRPCMessage) async {
-        let resumed = response.parameters["resultCode"]?.stringValue == "SUCCESS"
-            && connection.configuration.app.hashID != nil
-        let (buttons, vehicleData, iconName) = state.withLock { state in
-            state.backoff.reset()
-            return (state.buttons.all, state.vehicleData.all, state.iconName)
+        let (plan, buttons, vehicleData, iconName) = state.withLock { state in
+            let plan = state.supervisor.registered(response: response, requestedHashID: connection.configuration.app.hashID)
+            return (plan, state.buttons.all, state.vehicleData.all, state.iconName)
         }
-        if response.parameters["iconResumed"]?.boolValue != true {
+        if plan.restoresIcon {
             await restoreIcon(on: connection, setIcon: iconName)
         }
-        if !resumed {
+        if plan.resubscribes {
+            let unchecked = SDLRequestOptions(checkPermissions: false)
             for button in buttons {
-                _ = try? await connection.request("SubscribeButton", ["buttonName": .string(button)], checkPermissions: false)
+                _ = try? await connection.request("SubscribeButton", ["buttonName": .string(button)], options: unchecked)
             }
             if !vehicleData.isEmpty {
-                let names = SDLJSON.object(Dictionary(uniqueKeysWithValues: vehicleData.map { ($0, SDLJSON.bool(true)) }))
-                _ = try? await connection.request("SubscribeVehicleData", names, checkPermissions: false)
+                _ = try? await connection.request("SubscribeVehicleData", Self.flags(vehicleData), options: unchecked)
             }
         }
-        let code = response.parameters["resultCode"]?.stringValue ?? "?"
-        publish(.registered, detail: resumed ? "resumed (\(code))" : code)
+        publish(.registered, detail: plan.detail)
     }
 
     /// Uploads the configured icon (persistent) and makes it the app icon, or makes the file of
@@ -175,12 +209,12 @@ public final class SDLAppSession: Sendable {
             if let icon {
                 let plan = try SDLFileUploadPlan(syncFileName: icon.name, fileType: icon.fileType, persistentFile: true, size: icon.data.count)
                 let uploader = SDLFileUploader { function, parameters, bulkData in
-                    try await connection.request(function, parameters, bulkData: bulkData, checkPermissions: false)
+                    try await connection.request(function, parameters, options: SDLRequestOptions(checkPermissions: false, bulkData: bulkData))
                 }
                 let bytes = ByteBuffer(bytes: icon.data)
                 _ = try await uploader.upload(plan, bytes: AsyncStream { $0.yield(bytes); $0.finish() })
             }
-            let response = try await connection.request("SetAppIcon", ["syncFileName": .string(name)], checkPermissions: false)
+            let response = try await connection.request("SetAppIcon", ["syncFileName": .string(name)], options: SDLRequestOptions(checkPermissions: false))
             guard SDLFileUploader.succeeded(response) else {
                 throw SDLClientError(.fileRequestFailed, "SetAppIcon \(name): \(SDLFileUploader.outcome(of: response))")
             }
@@ -192,39 +226,21 @@ public final class SDLAppSession: Sendable {
 
     /// Sends a request on the current connection; remembers successful subscriptions so that a
     /// reconnect can restore them.
-    public func request(
-        _ function: String,
-        _ parameters: SDLJSON = [:],
-        bulkData: ByteBuffer? = nil,
-        timeout: TimeAmount? = nil,
-        validate: Bool? = nil,
-        checkPermissions: Bool? = nil
-    ) async throws -> SDLRPCMessage {
-        let response = try await send(
-            function, parameters, bulkData: bulkData, timeout: timeout, validate: validate, checkPermissions: checkPermissions
-        )
+    public func request(_ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default) async throws -> SDLRPCMessage {
+        let response = try await send(function, parameters, options: options)
         remember(function, parameters, response: response)
         return response
     }
 
     /// Sends on the current connection, remembering nothing.
-    func send(
-        _ function: String,
-        _ parameters: SDLJSON = [:],
-        bulkData: ByteBuffer? = nil,
-        timeout: TimeAmount? = nil,
-        validate: Bool? = nil,
-        checkPermissions: Bool? = nil
-    ) async throws -> SDLRPCMessage {
+    func send(_ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default) async throws -> SDLRPCMessage {
         guard let connection = state.withLock({ $0.connectionState == .registered ? $0.connection : nil }) else {
             throw SDLClientError(.notConnected, "the app is \(connectionState.rawValue), not registered")
         }
-        return try await connection.request(
-            function, parameters, bulkData: bulkData, timeout: timeout, validate: validate, checkPermissions: checkPermissions
-        )
+        return try await connection.request(function, parameters, options: options)
     }
 
-    /// The owner of subscriptions made with plain ``request(_:_:bulkData:timeout:validate:checkPermissions:)``
+    /// The owner of subscriptions made with plain ``request(_:_:options:)``
     /// calls; a plain Unsubscribe ends a name for every owner (the head unit no longer has it).
     public static let requestOwner = "request"
 
@@ -281,10 +297,11 @@ public final class SDLAppSession: Sendable {
 
     /// Unregisters, ends the session and stops reconnecting; ``run()`` returns.
     public func close() async {
-        let connection = state.withLock { state in
-            state.closing = true
-            return state.connection
+        let (connection, sleeper) = state.withLock { state in
+            state.supervisor.close()
+            return (state.connection, state.backoffSleep)
         }
+        sleeper?.wake()
         await connection?.close()
     }
 
@@ -294,6 +311,6 @@ public final class SDLAppSession: Sendable {
             state.connectionDetail = detail
         }
         logger.info("app session \(connectionState.rawValue)", metadata: ["sdl.app": "\(configuration.app.appID)", "detail": "\(detail ?? "")"])
-        eventContinuation.yield(.connection(connectionState, detail: detail))
+        eventSource.yield(.connection(connectionState, detail: detail))
     }
 }

@@ -9,185 +9,124 @@ import Synchronization
 
 /// One SDL app session over one transport connection to a head unit: SDL Core's TCP app port
 /// (12345) or its WebSocket server for apps (ws/wss, 2020; SDL-PROTOCOL.md §e "Ports and
-/// transports"). It connects, negotiates the protocol (``SDLSessionStateMachine``), registers the
-/// app, carries requests with deadlines, keeps the app's state (``SDLAppStateTracker``) and ends
-/// with UnregisterAppInterface and EndService.
+/// transports"). It connects, negotiates the protocol, registers the app, carries requests with
+/// deadlines, keeps the app's state and ends with UnregisterAppInterface and EndService.
 ///
-/// Every SDL frame is written as its own buffer, and all the frames of one message with a single
-/// flush: over WebSocket each frame is then one binary message, as Core sends them (§e "WebSocket
-/// server for apps"); over TCP the bytes are the same stream as before.
+/// Every decision is made by ``SDLConnectionStateMachine``; this type is its thin driver. It
+/// moves bytes in and frames out, keeps one wake-up on its ``SDLClock`` at the machine's complete
+/// next deadline (none while nothing is due), resumes callers and publishes events:
+///
+/// - Frames are queued for the wire in the same critical section that numbers them, so message
+///   ids reach the head unit in increasing order however many tasks send at once. Every SDL frame
+///   is written as its own buffer, and all the frames of one message with a single flush: over
+///   WebSocket each frame is then one binary message, as Core sends them (§e).
+/// - A caller whose task is cancelled fails at once with ``SDLClientError/Code/cancelled`` and
+///   frees its pending-request slot; a caller cancelled before its request was queued sends
+///   nothing and takes no rate-limit count.
+/// - ``events`` is bounded: a consumer that falls behind gets ``Event/lost(count:)`` where events
+///   were dropped.
 ///
 /// A connection is one-shot (STYLE.md example 6): when the link goes, every pending request fails
-/// at once with ``SDLClientError/Code/linkLost`` and ``run()`` returns; a supervisor owns
-/// reconnection. All protocol decisions are made by pure values; this type only moves bytes, time
-/// and continuations between them and the socket.
+/// at once with ``SDLClientError/Code/linkLost`` and ``run(onRegistered:)`` returns; a supervisor
+/// (``SDLAppSession``) owns reconnection.
 public final class SDLConnection: Sendable {
-    public struct Configuration: Sendable {
-        /// Where the head unit listens: `tcp://host:port`, `ws://host:port[/path]` or
-        /// `wss://host:port[/path]` (``SDLTransportAddress``).
-        public var address: SDLTransportAddress
-        /// The TLS client configuration for `wss`: trust roots for Core's CA, and the client
-        /// certificate and key Core's TLS WebSocket server requires. Unused for tcp and ws.
-        public var tlsConfiguration: TLSConfiguration
-        public var app: SDLAppConfiguration
-        public var catalog: SDLCatalog
-        public var session: SDLSessionStateMachine.Configuration
-        public var deadlines: SDLRequestDeadlines
-        public var rateLimits: SDLRequestRateLimiter.Configuration
-        /// Validate request parameters against the spec before sending (per request too).
-        public var validatesRequests: Bool
-        /// Refuse requests the permission table does not allow (per request too).
-        public var checksPermissions: Bool
-        /// How long connecting and negotiating may take.
-        public var connectTimeout: TimeAmount
-
-        /// The head unit's host, from ``address``.
-        public var host: String {
-            get { address.host }
-            set { address.host = newValue }
-        }
-
-        /// The head unit's port, from ``address``.
-        public var port: Int {
-            get { address.port }
-            set { address.port = newValue }
-        }
-
-        /// A head unit on SDL Core's TCP transport at `host:port`.
-        public init(
-            host: String = "127.0.0.1",
-            port: Int = 12345,
-            app: SDLAppConfiguration,
-            catalog: SDLCatalog = .builtIn,
-            session: SDLSessionStateMachine.Configuration = .default,
-            deadlines: SDLRequestDeadlines = SDLRequestDeadlines(),
-            rateLimits: SDLRequestRateLimiter.Configuration = .default,
-            validatesRequests: Bool = true,
-            checksPermissions: Bool = true,
-            connectTimeout: TimeAmount = .seconds(10)
-        ) {
-            self.init(
-                address: .tcp(host: host, port: port),
-                app: app,
-                catalog: catalog,
-                session: session,
-                deadlines: deadlines,
-                rateLimits: rateLimits,
-                validatesRequests: validatesRequests,
-                checksPermissions: checksPermissions,
-                connectTimeout: connectTimeout
-            )
-        }
-
-        /// A head unit at `address`, over any transport.
-        public init(
-            address: SDLTransportAddress,
-            tlsConfiguration: TLSConfiguration = .makeClientConfiguration(),
-            app: SDLAppConfiguration,
-            catalog: SDLCatalog = .builtIn,
-            session: SDLSessionStateMachine.Configuration = .default,
-            deadlines: SDLRequestDeadlines = SDLRequestDeadlines(),
-            rateLimits: SDLRequestRateLimiter.Configuration = .default,
-            validatesRequests: Bool = true,
-            checksPermissions: Bool = true,
-            connectTimeout: TimeAmount = .seconds(10)
-        ) {
-            self.address = address
-            self.tlsConfiguration = tlsConfiguration
-            self.app = app
-            self.catalog = catalog
-            self.session = session
-            self.deadlines = deadlines
-            self.rateLimits = rateLimits
-            self.validatesRequests = validatesRequests
-            self.checksPermissions = checksPermissions
-            self.connectTimeout = connectTimeout
-        }
+    /// What a connection publishes.
+    public enum Event: Sendable {
+        /// What the head unit changed about the app.
+        case app(SDLAppEvent)
+        /// `count` events were dropped here because the consumer fell behind; delivered where
+        /// they were lost.
+        case lost(count: Int)
     }
 
     typealias Waiter = CheckedContinuation<SDLRPCMessage, any Error>
+    typealias Machine = SDLConnectionStateMachine<Waiter>
 
     private struct State: Sendable {
-        var machine: SDLSessionStateMachine
-        var decoder = SDLFrameDecoder()
-        var buffer = ByteBuffer()
-        var pending = SDLPendingRequests<Waiter>()
-        var limiter: SDLRequestRateLimiter
-        var tracker: SDLAppStateTracker
+        var machine: Machine
         /// One element per write: the frames of one message, one buffer each.
         var outbound: AsyncStream<[ByteBuffer]>.Continuation?
-        var established: CheckedContinuation<SDLSessionStateMachine.SessionParameters, any Error>?
-        var parameters: SDLSessionStateMachine.SessionParameters?
-        var registered = false
-        var latestHashID: String?
-        var closeError: SDLClientError?
-        /// The head unit acknowledged our EndService.
-        var endedCleanly = false
+        var alarm = SDLDriverAlarm()
+        var onRegistered: (@Sendable (SDLRPCMessage) -> Void)?
     }
 
     public let configuration: Configuration
     private let state: Mutex<State>
+    private let clock: any SDLClock
     private let logger: Logger
-    private let eventStream: AsyncStream<SDLAppEvent>
-    private let eventContinuation: AsyncStream<SDLAppEvent>.Continuation
+    private let eventStream: SDLEventStream<Event>
+    private let eventSource: SDLEventStream<Event>.Source
 
-    /// How many events wait for a slow reader before the oldest are dropped.
+    /// How many events wait for a slow reader before new ones are dropped (and counted).
     public static let eventBufferLimit = 1000
 
-    public init(configuration: Configuration, logger: Logger) {
+    /// - Parameters:
+    ///   - clock: the time of the session's timers and request deadlines.
+    ///   - eventBufferLimit: how many events may wait for the reader of ``events``.
+    public init(
+        configuration: Configuration,
+        clock: any SDLClock = SDLSystemClock(),
+        eventBufferLimit: Int = SDLConnection.eventBufferLimit,
+        logger: Logger
+    ) {
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
-        self.state = Mutex(
-            State(
-                machine: SDLSessionStateMachine(configuration: configuration.session),
-                limiter: SDLRequestRateLimiter(configuration: configuration.rateLimits),
-                tracker: SDLAppStateTracker(catalog: configuration.catalog)
-            )
-        )
-        (eventStream, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        self.state = Mutex(State(machine: Machine(configuration: configuration)))
+        (eventStream, eventSource) = SDLEventStream.makeStream(capacity: eventBufferLimit) { .lost(count: $0) }
     }
 
-    /// What the head unit says about the app (HMI status, appState, lock screen, permissions …).
-    public var events: AsyncStream<SDLAppEvent> { eventStream }
+    /// What the head unit says about the app (HMI status, appState, lock screen, permissions …),
+    /// with ``Event/lost(count:)`` where a slow reader missed events.
+    public var events: SDLEventStream<Event> { eventStream }
+
+    /// Every event this connection published, including those its reader missed.
+    public var publishedEventCount: Int { eventSource.published }
 
     /// The app's state now.
-    public var tracker: SDLAppStateTracker { state.withLock { $0.tracker } }
+    public var tracker: SDLAppStateTracker { state.withLock { $0.machine.tracker } }
 
     /// The negotiated session, once StartService was acknowledged.
-    public var sessionParameters: SDLSessionStateMachine.SessionParameters? { state.withLock { $0.parameters } }
+    public var sessionParameters: SDLSessionStateMachine.SessionParameters? { state.withLock { $0.machine.session.parameters } }
 
     /// The latest OnHashChange `hashID`, for resumption after a reconnect.
-    public var latestHashID: String? { state.withLock { $0.latestHashID } }
+    public var latestHashID: String? { state.withLock { $0.machine.tracker.latestHashID } }
+
+    /// How many requests wait for their responses.
+    public var pendingRequestCount: Int { state.withLock { $0.machine.pendingCount } }
+
+    /// How many requests the client-side rate limiter counts in its overall window.
+    public var rateLimitCounted: Int { state.withLock { $0.machine.rateLimitCounted } }
 
     /// Connects, negotiates and registers; `onRegistered` gets the RegisterAppInterface response;
     /// then serves until the link goes or ``close()`` ends the session. Throws why it ended
     /// (nothing after a clean close). However it ends, even when the connect fails, ``events``
     /// ends with it and every waiting request fails.
     public func run(onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void = { _ in }) async throws {
-        let (channel, outboundBytes, actions): (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<[ByteBuffer]>, [SDLSessionStateMachine.Action])
+        state.withLock { $0.onRegistered = onRegistered }
+        let (channel, outboundBytes): (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<[ByteBuffer]>)
         do {
-            (channel, outboundBytes, actions) = try await open()
+            (channel, outboundBytes) = try await open()
         } catch {
             // No link was made: it ends as a link does, with its own error.
             linkDown(error)
             throw error
         }
-        execute(actions)
         defer { linkDown(SDLClientError(.linkLost, "the connection to the head unit closed")) }
         do {
-            try await serve(channel, outboundBytes: outboundBytes, onRegistered: onRegistered)
+            try await serve(channel, outboundBytes: outboundBytes)
         } catch let error as SDLClientError {
-            fail(error)
+            linkDown(error)
         } catch {
-            fail(SDLClientError(.linkLost, "\(error)"))
+            linkDown(SDLClientError(.linkLost, "\(error)"))
         }
-        let (error, clean) = state.withLock { ($0.closeError, $0.endedCleanly) }
+        let (error, clean) = state.withLock { ($0.machine.closeError, $0.machine.endedCleanly) }
         if let error { throw error }
         if !clean { throw SDLClientError(.linkLost, "the head unit closed the connection") }
     }
 
-    /// Connects and starts the session state machine; refuses when ``close()`` came first.
-    private func open() async throws(SDLClientError) -> (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<[ByteBuffer]>, [SDLSessionStateMachine.Action]) {
+    /// Connects and starts the session; refuses when ``close()`` came first.
+    private func open() async throws(SDLClientError) -> (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<[ByteBuffer]>) {
         guard !state.withLock({ $0.machine.isClosed }) else {
             throw SDLClientError(.closed, "the connection was closed before it started")
         }
@@ -203,273 +142,161 @@ public final class SDLConnection: Sendable {
             throw SDLClientError(.connectFailed, "\(configuration.address): \(error)")
         }
         let (outboundBytes, outboundContinuation) = AsyncStream<[ByteBuffer]>.makeStream()
-        let actions = state.withLock { state -> [SDLSessionStateMachine.Action]? in
+        let started = perform { state, now -> (Bool, [Machine.Action]) in
             // close() may have come while connecting: then end here instead of starting.
-            guard !state.machine.isClosed else { return nil }
+            guard !state.machine.isClosed else { return (false, []) }
             state.outbound = outboundContinuation
-            return state.machine.start(now: .now())
+            return (true, state.machine.start(now: now))
         }
-        guard let actions else {
+        guard started else {
             try? await channel.channel.close()
             throw SDLClientError(.closed, "the connection was closed while it was being opened")
         }
-        return (channel, outboundBytes, actions)
+        return (channel, outboundBytes)
     }
 
-    private func serve(
-        _ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>,
-        outboundBytes: AsyncStream<[ByteBuffer]>,
-        onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void
-    ) async throws {
+    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, outboundBytes: AsyncStream<[ByteBuffer]>) async throws {
         try await channel.executeThenClose { inbound, outbound in
-            // Each child says whether its end ends the session: the writer (EndService or a
-            // failure closed the outbound stream) and the reader (the head unit closed) do.
-            try await withThrowingTaskGroup(of: Bool.self) { group in
+            // Either child ending ends the session: the writer (EndService, a failure or a
+            // refusal closed the outbound stream) or the reader (the head unit closed).
+            try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // One buffer per SDL frame, one flush per message.
                     for await frames in outboundBytes { try await outbound.write(contentsOf: frames) }
-                    return true
                 }
                 group.addTask {
-                    for try await bytes in inbound { self.received(bytes) }
-                    return true
-                }
-                group.addTask {
-                    try await self.runTimers()
-                    return true
-                }
-                group.addTask {
-                    onRegistered(try await self.register())
-                    return false
+                    for try await bytes in inbound {
+                        self.perform { state, now in ((), state.machine.receive(bytes, now: now)) }
+                    }
                 }
                 defer { group.cancelAll() }
-                while let endsSession = try await group.next(), !endsSession {}
+                try await group.next()
             }
         }
     }
 
     /// Sends a request and waits for its response (or a GenericResponse with its correlation id).
     /// Refuses locally — nothing is sent — when the session is not registered, the parameters do
-    /// not match the spec, the permission table forbids it, or the rate limit would be exceeded.
-    public func request(
-        _ function: String,
-        _ parameters: SDLJSON = [:],
-        bulkData: ByteBuffer? = nil,
-        timeout: TimeAmount? = nil,
-        validate: Bool? = nil,
-        checkPermissions: Bool? = nil
-    ) async throws -> SDLRPCMessage {
-        let catalog = configuration.catalog
-        guard let spec = catalog.function(named: function, messageType: .request) else {
-            throw SDLClientError(.unknownFunction, "\(function) is not a request of the RPC spec")
-        }
-        if validate ?? configuration.validatesRequests {
-            let issues = catalog.validate(parameters, against: spec)
-            if let issue = issues.first {
-                throw SDLClientError(.invalidParameters, "\(function): \(issue.message)")
-            }
-        }
-        return try await send(spec, parameters, bulkData: bulkData, timeout: timeout, checkPermissions: checkPermissions ?? configuration.checksPermissions)
-    }
-
-    private func send(_ spec: SDLFunction, _ parameters: SDLJSON, bulkData: ByteBuffer?, timeout: TimeAmount?, checkPermissions: Bool) async throws -> SDLRPCMessage {
-        try await withCheckedThrowingContinuation { (waiter: Waiter) in
-            let now = NIODeadline.now()
-            let result = state.withLock { state -> Result<([SDLFrame], SDLAppEvent), SDLClientError> in
-                do throws(SDLClientError) {
-                    guard spec.name == "RegisterAppInterface" || state.registered else {
-                        throw SDLClientError(.notConnected, "the app is not registered")
+    /// not match the spec, the permission table forbids it, or the rate limit would be exceeded
+    /// (``SDLConnectionStateMachine/send(_:_:options:waiter:now:)``). Cancelling the calling task
+    /// fails it at once with ``SDLClientError/Code/cancelled``.
+    public func request(_ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default) async throws -> SDLRPCMessage {
+        let sent = SentRequest()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: Waiter) in
+                perform { state, now in
+                    // Read in the critical section the cancellation handler also takes: either the
+                    // handler finds the correlation id, or the request sees the cancellation here.
+                    guard !Task.isCancelled else {
+                        return ((), [.fail(waiter, SDLClientError(.cancelled, "\(function) was cancelled before it was sent"))])
                     }
-                    let level = state.tracker.hmiStatus?.hmiLevel.rawValue ?? "NONE"
-                    if checkPermissions, spec.name != "RegisterAppInterface" {
-                        try state.tracker.preflight(function: spec.name, hmiLevel: level)
-                    }
-                    try state.limiter.acquire(hmiLevel: level, now: now)
-                    let deadline = configuration.deadlines.deadline(for: spec.name, parameters: parameters, now: now, override: timeout)
-                    let correlationID = try state.pending.add(function: spec.name, functionID: spec.functionID, deadline: deadline, waiter: waiter)
-                    let rpc = SDLRPCMessage(rpcType: .request, functionID: spec.functionID, correlationID: correlationID, parameters: parameters, bulkData: bulkData)
-                    do throws(SDLClientError) {
-                        let frames = try state.machine.send(rpc, now: now)
-                        return .success((frames, state.tracker.record(.sent, rpc, now: now)))
-                    } catch {
-                        _ = state.pending.remove(correlationID: correlationID)
-                        throw error
-                    }
-                } catch {
-                    return .failure(error)
+                    let (correlationID, actions) = state.machine.send(function, parameters, options: options, waiter: waiter, now: now)
+                    sent.correlationID.withLock { $0 = correlationID }
+                    return ((), actions)
                 }
             }
-            switch result {
-            case .success(let (frames, sent)):
-                write(frames)
-                eventContinuation.yield(sent)
-            case .failure(let error):
-                waiter.resume(throwing: error)
+        } onCancel: {
+            perform { state, now in
+                guard let correlationID = sent.correlationID.withLock({ $0 }) else { return ((), []) }
+                return ((), state.machine.cancel(correlationID: correlationID, now: now))
             }
         }
     }
 
-    /// Ends the session: UnregisterAppInterface (when registered), then EndService; ``run()``
+    /// Ends the session: UnregisterAppInterface (when registered), then EndService; ``run(onRegistered:)``
     /// returns once the head unit acknowledged or the EndService timeout passed.
     public func close() async {
-        if state.withLock({ $0.registered }) {
-            _ = try? await request("UnregisterAppInterface", timeout: .seconds(2))
+        if state.withLock({ $0.machine.isRegistered }) {
+            _ = try? await request("UnregisterAppInterface", options: SDLRequestOptions(timeout: .seconds(2), checkPermissions: false))
         }
-        let actions = state.withLock { state in
-            state.registered = false
-            return state.machine.close(now: .now())
-        }
-        execute(actions)
+        perform { state, now in ((), state.machine.close(now: now)) }
     }
 
     // MARK: - Driver
 
-    private func register() async throws -> SDLRPCMessage {
-        _ = try await withCheckedThrowingContinuation { continuation in
-            let ready = state.withLock { state -> SDLSessionStateMachine.SessionParameters? in
-                if let parameters = state.parameters { return parameters }
-                state.established = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-        var app = configuration.app
-        if app.hashID == nil, let hash = latestHashID { app.hashID = hash }
-        let parameters = try SDLRegistrationParameters.make(from: app, catalog: configuration.catalog)
-        let response = try await request("RegisterAppInterface", parameters, validate: false, checkPermissions: false)
-        let code = response.parameters["resultCode"]?.stringValue ?? "GENERIC_ERROR"
-        guard SDLRegistrationParameters.classify(resultCode: code) == .registered else {
-            let info = response.parameters["info"]?.stringValue.map { ": \($0)" } ?? ""
-            let error = SDLClientError(.registrationFailed, "RegisterAppInterface answered \(code)\(info)")
-            fail(error)
-            throw error
-        }
-        state.withLock { $0.registered = true }
-        logger.info("app registered", metadata: ["sdl.app": "\(configuration.app.appID)", "sdl.resultCode": "\(code)"])
-        return response
-    }
-
-    private func received(_ bytes: ByteBuffer) {
-        var bytes = bytes
-        let now = NIODeadline.now()
-        let actions = state.withLock { state -> [SDLSessionStateMachine.Action] in
-            state.buffer.writeBuffer(&bytes)
-            var actions: [SDLSessionStateMachine.Action] = []
-            while true {
-                do throws(SDLProtocolError) {
-                    guard let frame = try state.decoder.decode(buffer: &state.buffer) else { break }
-                    actions += state.machine.receive(frame, now: now)
-                } catch {
-                    actions += state.machine.decodingFailed(error)
-                    break
+    /// Runs one input of the machine under the lock. Writes, events and the end of the outbound
+    /// stream happen in that critical section, so their order is the machine's; callers are
+    /// resumed after it.
+    @discardableResult
+    private func perform<Result>(_ body: (inout State, NIODeadline) -> (Result, [Machine.Action])) -> Result {
+        let now = clock.now()
+        let (result, resumptions) = state.withLock { state -> (Result, [Resumption]) in
+            let (result, actions) = body(&state, now)
+            var resumptions: [Resumption] = []
+            for action in actions {
+                switch action {
+                case .write(let frames):
+                    state.outbound?.yield(Self.encode(frames))
+                case .publish(let event):
+                    eventSource.yield(.app(event))
+                case .closeConnection:
+                    state.outbound?.finish()
+                case .succeed(let waiter, let response):
+                    resumptions.append(.succeed(waiter, response))
+                case .fail(let waiter, let error):
+                    resumptions.append(.fail(waiter, error))
+                case .registered(let response):
+                    resumptions.append(.registered(state.onRegistered, response))
                 }
             }
-            state.buffer.discardReadBytes()
-            return actions
+            state.alarm.update(to: state.machine.nextDeadline, clock: clock) { [self] generation in
+                alarmFired(generation: generation)
+            }
+            return (result, resumptions)
         }
-        execute(actions)
+        for resumption in resumptions {
+            switch resumption {
+            case .succeed(let waiter, let response): waiter.resume(returning: response)
+            case .fail(let waiter, let error): waiter.resume(throwing: error)
+            case .registered(let onRegistered, let response):
+                logger.info("app registered", metadata: [
+                    "sdl.app": "\(configuration.app.appID)",
+                    "sdl.resultCode": "\(response.parameters["resultCode"]?.stringValue ?? "?")",
+                ])
+                onRegistered?(response)
+            }
+        }
+        return result
     }
 
-    private func runTimers() async throws {
-        while true {
-            let now = NIODeadline.now()
-            let next = state.withLock { state in
-                [state.machine.nextDeadline, state.pending.nextDeadline].compactMap { $0 }.min()
-            }
-            let wait = min((next ?? now + .milliseconds(50)) - now, .milliseconds(50))
-            if wait > .zero { try await Task.sleep(for: .nanoseconds(wait.nanoseconds)) }
-            let fired = NIODeadline.now()
-            let (actions, expired) = state.withLock { state in
-                (state.machine.timerFired(now: fired), state.pending.expire(now: fired))
-            }
-            for timedOut in expired { timedOut.waiter.resume(throwing: timedOut.error) }
-            execute(actions)
+    private enum Resumption {
+        case succeed(Waiter, SDLRPCMessage)
+        case fail(Waiter, SDLClientError)
+        case registered((@Sendable (SDLRPCMessage) -> Void)?, SDLRPCMessage)
+    }
+
+    /// The wake-up at the machine's next deadline: run every timer due now.
+    private func alarmFired(generation: UInt64) {
+        perform { state, now in
+            state.alarm.fired(generation: generation)
+            return ((), state.machine.timerFired(now: now))
         }
     }
 
-    /// Queues the frames, one buffer each: one WebSocket message per frame (SDL-PROTOCOL.md §e).
-    private func write(_ frames: [SDLFrame]) {
-        guard !frames.isEmpty else { return }
-        let buffers = frames.map { frame in
+    /// One buffer per frame: one WebSocket message per frame (SDL-PROTOCOL.md §e).
+    private static func encode(_ frames: [SDLFrame]) -> [ByteBuffer] {
+        frames.map { frame in
             var bytes = ByteBuffer()
             bytes.writeSDLFrame(frame)
             return bytes
         }
-        _ = state.withLock { $0.outbound }?.yield(buffers)
-    }
-
-    private func execute(_ actions: [SDLSessionStateMachine.Action]) {
-        for action in actions {
-            switch action {
-            case .write(let frames):
-                write(frames)
-            case .deliver(let rpc):
-                deliver(rpc)
-            case .established(let parameters):
-                let waiter = state.withLock { state in
-                    state.parameters = parameters
-                    state.decoder.maximumPayloadSize = max(parameters.mtu, SDLFrameDecoder.defaultMaximumPayloadSize)
-                    defer { state.established = nil }
-                    return state.established
-                }
-                waiter?.resume(returning: parameters)
-            case .closeConnection(let error):
-                if let error { fail(error) } else { state.withLock { $0.endedCleanly = true } }
-                state.withLock { $0.outbound }?.finish()
-            }
-        }
-    }
-
-    private func deliver(_ rpc: SDLRPCMessage) {
-        let now = NIODeadline.now()
-        switch rpc.rpcType {
-        case .response:
-            let (completed, events) = state.withLock { state -> (SDLPendingRequests<Waiter>.Completed?, [SDLAppEvent]) in
-                let received = state.tracker.record(.received, rpc, now: now)
-                guard let completed = state.pending.complete(with: rpc) else { return (nil, [received]) }
-                return (completed, [received] + state.tracker.apply(response: rpc, now: now))
-            }
-            events.forEach { eventContinuation.yield($0) }
-            completed?.waiter.resume(returning: rpc)
-        case .notification:
-            let name = configuration.catalog.functionName(forID: rpc.functionID)
-            let events = state.withLock { state in
-                if name == "OnHashChange", let hash = rpc.parameters["hashID"]?.stringValue { state.latestHashID = hash }
-                return [state.tracker.record(.received, rpc, now: now)] + state.tracker.apply(rpc, now: now)
-            }
-            events.forEach { eventContinuation.yield($0) }
-            if name == "OnAppInterfaceUnregistered" {
-                let reason = rpc.parameters["reason"]?.stringValue ?? "unknown"
-                fail(SDLClientError(.unregistered, "the head unit unregistered the app: \(reason)"))
-                state.withLock { $0.outbound }?.finish()
-            }
-        case .request:
-            break  // head units send no requests to apps over RPC
-        }
-    }
-
-    /// Records why the session ends (the first reason wins) and fails every pending request.
-    private func fail(_ error: SDLClientError) {
-        let failed = state.withLock { state in
-            if state.closeError == nil { state.closeError = error }
-            state.registered = false
-            let waiter = state.established
-            state.established = nil
-            waiter?.resume(throwing: error)
-            return state.pending.failAll(error)
-        }
-        for entry in failed { entry.waiter.resume(throwing: entry.error) }
     }
 
     private func linkDown(_ error: SDLClientError) {
-        fail(error)
-        let (actions, events) = state.withLock { state in
+        perform { state, now in
+            let actions = state.machine.linkDown(error, now: now)
             state.outbound?.finish()
             state.outbound = nil
-            return (state.machine.connectionClosed(), state.tracker.linkDown(now: .now()))
+            return ((), actions)
         }
-        events.forEach { eventContinuation.yield($0) }
-        _ = actions
-        eventContinuation.finish()
+        state.withLock { $0.alarm.cancel() }
+        eventSource.finish()
     }
+}
+
+/// The correlation id a request got, for its cancellation handler; written and read only inside
+/// the connection's critical section, so the handler either finds it or the request sees the
+/// cancellation first.
+private final class SentRequest: Sendable {
+    let correlationID = Mutex<UInt32?>(nil)
 }

@@ -23,7 +23,7 @@ extension SDLAppSession {
             syncFileName: name, fileType: fileType, persistentFile: persistent, systemFile: system, size: size, chunkSize: chunkSize
         )
         let uploader = SDLFileUploader { function, parameters, bulkData in
-            try await self.request(function, parameters, bulkData: bulkData, timeout: timeout)
+            try await self.request(function, parameters, options: SDLRequestOptions(timeout: timeout, bulkData: bulkData))
         }
         return try await uploader.upload(plan, bytes: chunks, isolation: isolation, progress: progress)
     }

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import Synchronization
 
 /// Many app sessions to one or more head units (ARCHITECTURE.md, the app resource and
@@ -42,21 +43,28 @@ public final class SDLAppRegistry: Sendable {
     private let allEnded: AsyncStream<Void>
     private let allEndedContinuation: AsyncStream<Void>.Continuation
     private let backoff: SDLBackoff
+    private let clock: any SDLClock
     private let shutdownGracePeriod: Duration
     private let logger: Logger
 
     /// - Parameters:
     ///   - backoff: the reconnect backoff of each session.
+    ///   - clock: the time of every session (backoff, timers, request deadlines) and of the
+    ///     shutdown grace period.
     ///   - shutdownGracePeriod: how long ``run()`` waits, after ``shutdown()`` closed every
     ///     session, for the sessions to end before it cancels them. Longer than Core's EndService
     ///     answer time (the client waits 11 s, ``SDLSessionStateMachine/Configuration``) so a clean
     ///     end is never cut short.
-    public init(backoff: SDLBackoff = SDLBackoff(), shutdownGracePeriod: Duration = .seconds(12), logger: Logger) {
+    public init(
+        backoff: SDLBackoff = SDLBackoff(), clock: any SDLClock = SDLSystemClock(), shutdownGracePeriod: Duration = .seconds(12),
+        logger: Logger
+    ) {
         let (stream, continuation) = AsyncStream<SDLAppSession>.makeStream()
         (allEnded, allEndedContinuation) = AsyncStream<Void>.makeStream()
         self.newSessions = continuation
         self.state = Mutex(State(newSessions: stream))
         self.backoff = backoff
+        self.clock = clock
         self.shutdownGracePeriod = shutdownGracePeriod
         self.logger = logger
     }
@@ -78,7 +86,7 @@ public final class SDLAppRegistry: Sendable {
             try state.index.claim(id: id, headUnit: headUnit, app: configuration.app)
             var logger = self.logger
             logger[metadataKey: "sdl.registryID"] = "\(id)"
-            let session = SDLAppSession(configuration: configuration, backoff: backoff, logger: logger)
+            let session = SDLAppSession(configuration: configuration, backoff: backoff, clock: clock, logger: logger)
             state.sessions[id] = session
             // Under the lock, so no session is yielded after shutdown() finished the stream.
             newSessions.yield(session)
@@ -164,7 +172,8 @@ public final class SDLAppRegistry: Sendable {
                 return !Task.isCancelled
             }
             group.addTask {
-                try? await Task.sleep(for: period)
+                let (seconds, attoseconds) = period.components
+                try? await self.clock.sleep(for: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
                 return false
             }
             defer { group.cancelAll() }

@@ -1,4 +1,5 @@
 import NIOCore
+import SDLProtocol
 
 /// Keeps one app session below SDL Core's request flood limits, failing fast on the client
 /// instead of being unregistered by the head unit (SDL-PROTOCOL.md §e, smartDeviceLink.ini):
@@ -11,25 +12,12 @@ import NIOCore
 /// The defaults keep a safety margin (90 and 900), since Core counts from its own clock and the
 /// two clocks never agree exactly. Windows slide: a request counts while it is younger than the
 /// window. Requests made in NONE count for the NONE limit only while they are in its window, as in
-/// Core, so leaving NONE lifts that limit. A refused request is not counted. Memory is bounded:
-/// each window keeps at most its limit of timestamps, in a ring. Time is passed in, never read.
+/// Core, so leaving NONE lifts that limit. A refused request is not counted. Each window is an
+/// ``SDLSlidingWindowLimiter`` (shared with the head-unit simulator), so memory is bounded by the
+/// limits. Time is passed in, never read.
 public struct SDLRequestRateLimiter: Sendable {
     /// A number of requests per sliding time window; 0 requests turns the limit off.
-    public struct Limit: Sendable, Hashable, CustomStringConvertible {
-        public var maximumRequests: Int
-        public var window: TimeAmount
-
-        public init(maximumRequests: Int, window: TimeAmount) {
-            precondition(maximumRequests >= 0, "maximumRequests must not be negative")
-            precondition(window > .nanoseconds(0), "window must be positive")
-            self.maximumRequests = maximumRequests
-            self.window = window
-        }
-
-        public var description: String {
-            "\(maximumRequests) requests per \(window.nanoseconds / 1_000_000) ms"
-        }
-    }
+    public typealias Limit = SDLSlidingWindowLimiter.Limit
 
     public struct Configuration: Sendable, Hashable {
         /// The limit on requests made in HMI NONE.
@@ -56,13 +44,13 @@ public struct SDLRequestRateLimiter: Sendable {
     }
 
     public let configuration: Configuration
-    private var noneWindow: Window
-    private var anyWindow: Window
+    private var noneWindow: SDLSlidingWindowLimiter
+    private var anyWindow: SDLSlidingWindowLimiter
 
     public init(configuration: Configuration = .default) {
         self.configuration = configuration
-        self.noneWindow = Window(configuration.hmiLevelNone)
-        self.anyWindow = Window(configuration.anyLevel)
+        self.noneWindow = SDLSlidingWindowLimiter(configuration.hmiLevelNone)
+        self.anyWindow = SDLSlidingWindowLimiter(configuration.anyLevel)
     }
 
     /// Counts one request about to be sent at `now` while the app is in `hmiLevel` (`NONE`,
@@ -81,6 +69,14 @@ public struct SDLRequestRateLimiter: Sendable {
         anyWindow.record(now)
     }
 
+    /// Takes back a request counted by ``acquire(hmiLevel:now:)`` at `now` in `hmiLevel` that was
+    /// never sent (it failed before reaching the head unit, or its caller was cancelled first).
+    /// A request that was sent stays counted: the head unit counts it too.
+    public mutating func release(hmiLevel: String, acquiredAt now: NIODeadline) {
+        if hmiLevel == "NONE" { noneWindow.release(recordedAt: now) }
+        anyWindow.release(recordedAt: now)
+    }
+
     /// How long from `now` until a request in `hmiLevel` may be sent; `nil` when one may be now.
     public func retryAfter(hmiLevel: String, now: NIODeadline) -> TimeAmount? {
         let none = hmiLevel == "NONE" ? noneWindow.wait(at: now) : nil
@@ -92,9 +88,13 @@ public struct SDLRequestRateLimiter: Sendable {
         }
     }
 
+    /// How many requests are counted in the overall window (some may have left it already).
+    public var counted: Int { anyWindow.count }
+
     /// Forgets every request (e.g. after registering again).
     public mutating func reset() {
-        self = SDLRequestRateLimiter(configuration: configuration)
+        noneWindow.reset()
+        anyWindow.reset()
     }
 
     private static func limited(_ limit: Limit, _ context: String, wait: TimeAmount) -> SDLClientError {
@@ -104,35 +104,5 @@ public struct SDLRequestRateLimiter: Sendable {
             .rateLimited,
             "head unit allows \(limit)\(scope); retry after \(milliseconds) ms"
         )
-    }
-
-    /// The last `limit.maximumRequests` request times, in a ring.
-    private struct Window: Sendable {
-        let limit: Limit
-        private var times: [NIODeadline] = []
-        /// With a full ring, the index of the oldest time.
-        private var oldest = 0
-
-        init(_ limit: Limit) {
-            self.limit = limit
-        }
-
-        /// The time until the oldest counted request leaves the window, when the window is full at
-        /// `now`; `nil` when a request may be counted now.
-        func wait(at now: NIODeadline) -> TimeAmount? {
-            guard limit.maximumRequests > 0, times.count == limit.maximumRequests else { return nil }
-            let leaves = times[oldest] + limit.window
-            return leaves > now ? leaves - now : nil
-        }
-
-        mutating func record(_ time: NIODeadline) {
-            guard limit.maximumRequests > 0 else { return }
-            if times.count < limit.maximumRequests {
-                times.append(time)
-            } else {
-                times[oldest] = time
-                oldest = (oldest + 1) % limit.maximumRequests
-            }
-        }
     }
 }

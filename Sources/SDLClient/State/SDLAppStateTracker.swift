@@ -20,6 +20,7 @@ import SDLSpec
 ///   forget HMI status, driver distraction, "launched" and the permission table (a new
 ///   registration gets new ones). Registration, capabilities, language and subscriptions stay as
 ///   last known: subscriptions are what to subscribe again after reconnecting.
+/// - OnHashChange (SDL-PROTOCOL.md §k "Resumption"): ``latestHashID`` keeps the latest `hashID`.
 public struct SDLAppStateTracker: Sendable {
     /// The catalog that names function ids of ``apply(_:now:)``.
     public let catalog: SDLCatalog
@@ -38,6 +39,9 @@ public struct SDLAppStateTracker: Sendable {
     public private(set) var systemCapabilities: [String: SDLJSON] = [:]
     public private(set) var language: String?
     public private(set) var hmiDisplayLanguage: String?
+    /// The latest OnHashChange `hashID`: what a new RegisterAppInterface asks to resume
+    /// (SDL-PROTOCOL.md §k "Resumption": keep the latest one). It survives ``linkDown(now:)``.
+    public private(set) var latestHashID: String?
     /// The time of the last change applied.
     public private(set) var lastUpdate: NIODeadline?
     public var buttonSubscriptions = SDLSubscriptionCounter()
@@ -128,6 +132,9 @@ public struct SDLAppStateTracker: Sendable {
         case "OnAppInterfaceUnregistered":
             events.append(.notification(name: name, parameters: parameters))
             forgetRegistration()
+        case "OnHashChange":
+            if let hash = parameters["hashID"]?.stringValue { latestHashID = hash }
+            return [.notification(name: name, parameters: parameters)]
         default:
             return [.notification(name: name, parameters: parameters)]
         }

@@ -37,16 +37,14 @@ public struct SDLTrafficEntry: Sendable, Hashable {
     }
 }
 
-/// A bounded log of RPC traffic: a ring buffer keeping the last ``capacity`` entries. A response
-/// is matched to its request by correlation id (SDL-PROTOCOL.md §c) to record its latency.
-/// Pure: the time of each entry is passed in.
+/// A bounded log of RPC traffic: a ring (NIO's `CircularBuffer`) keeping the last ``capacity``
+/// entries. A response is matched to its request by correlation id (SDL-PROTOCOL.md §c) to record
+/// its latency. Pure: the time of each entry is passed in.
 public struct SDLTrafficLog: Sendable {
     public static let defaultCapacity = 1000
 
     public let capacity: Int
-    private var ring: [SDLTrafficEntry] = []
-    /// Index of the oldest entry once the ring is full.
-    private var head = 0
+    private var ring: CircularBuffer<SDLTrafficEntry>
     private var nextSequence: UInt64 = 1
     /// Send times of requests not yet answered, at most ``capacity`` of them.
     private var pending: [UInt32: NIODeadline] = [:]
@@ -54,6 +52,7 @@ public struct SDLTrafficLog: Sendable {
     public init(capacity: Int = SDLTrafficLog.defaultCapacity) {
         precondition(capacity > 0, "a traffic log keeps at least one entry")
         self.capacity = capacity
+        self.ring = CircularBuffer(initialCapacity: min(capacity, 1024))
     }
 
     /// Entries dropped because the ring was full.
@@ -61,7 +60,7 @@ public struct SDLTrafficLog: Sendable {
 
     /// The kept entries, oldest first.
     public var entries: [SDLTrafficEntry] {
-        Array(ring[head...] + ring[..<head])
+        Array(ring)
     }
 
     /// Records one RPC and returns its entry. A sent request remembers its time; a received
@@ -98,12 +97,8 @@ public struct SDLTrafficLog: Sendable {
             parameters: parameters
         )
         nextSequence += 1
-        if ring.count < capacity {
-            ring.append(entry)
-        } else {
-            ring[head] = entry
-            head = (head + 1) % capacity
-        }
+        if ring.count == capacity { ring.removeFirst() }
+        ring.append(entry)
         return entry
     }
 

@@ -1,0 +1,68 @@
+import NIOCore
+import Synchronization
+
+/// One sleep on an ``SDLClock`` that ends at its deadline, when its task is cancelled (throwing
+/// `CancellationError`), or when ``wake()`` is called (returning early, e.g. when the session
+/// closes during a reconnection backoff). A ``wake()`` before the sleep starts makes it return at
+/// once, so there is no window in which a wake-up is lost.
+final class SDLSleeper: Sendable {
+    private enum State {
+        case idle
+        case sleeping(CheckedContinuation<Void, any Error>, SDLScheduledWakeup)
+        /// Ended before the sleep started (woken or cancelled): the sleep returns this at once.
+        case ended(Result<Void, any Error>)
+        case finished
+    }
+
+    private let state = Mutex(State.idle)
+
+    /// Sleeps until `deadline`; returns early after ``wake()``; throws when cancelled.
+    func sleep(until deadline: NIODeadline, on clock: some SDLClock) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let wakeup = clock.schedule(at: deadline) { [self] in end(.success(())) }
+                let early = state.withLock { state -> Result<Void, any Error>? in
+                    switch state {
+                    case .idle:
+                        state = .sleeping(continuation, wakeup)
+                        return nil
+                    case .ended(let result):
+                        state = .finished
+                        return result
+                    case .sleeping, .finished:
+                        preconditionFailure("an SDLSleeper sleeps once")
+                    }
+                }
+                if let early {
+                    wakeup.cancel()
+                    continuation.resume(with: early)
+                }
+            }
+        } onCancel: {
+            end(.failure(CancellationError()))
+        }
+    }
+
+    /// Ends the sleep now (or makes the coming sleep return at once).
+    func wake() {
+        end(.success(()))
+    }
+
+    private func end(_ result: Result<Void, any Error>) {
+        let sleeping = state.withLock { state -> (CheckedContinuation<Void, any Error>, SDLScheduledWakeup)? in
+            switch state {
+            case .idle:
+                state = .ended(result)
+                return nil
+            case .sleeping(let continuation, let wakeup):
+                state = .finished
+                return (continuation, wakeup)
+            case .ended, .finished:
+                return nil
+            }
+        }
+        guard let (continuation, wakeup) = sleeping else { return }
+        wakeup.cancel()
+        continuation.resume(with: result)
+    }
+}

@@ -1,0 +1,91 @@
+import NIOCore
+import NIOSSL
+import SDLProtocol
+import SDLSpec
+import SDLTransport
+
+extension SDLConnection {
+    /// Where the head unit is and how the session behaves; see ``SDLConnection``.
+    public struct Configuration: Sendable {
+        /// Where the head unit listens: `tcp://host:port`, `ws://host:port[/path]` or
+        /// `wss://host:port[/path]` (``SDLTransportAddress``).
+        public var address: SDLTransportAddress
+        /// The TLS client configuration for `wss`: trust roots for Core's CA, and the client
+        /// certificate and key Core's TLS WebSocket server requires. Unused for tcp and ws.
+        public var tlsConfiguration: TLSConfiguration
+        public var app: SDLAppConfiguration
+        public var catalog: SDLCatalog
+        public var session: SDLSessionStateMachine.Configuration
+        public var deadlines: SDLRequestDeadlines
+        public var rateLimits: SDLRequestRateLimiter.Configuration
+        /// Validate request parameters against the spec before sending (per request too).
+        public var validatesRequests: Bool
+        /// Refuse requests the permission table does not allow (per request too).
+        public var checksPermissions: Bool
+        /// How long connecting and negotiating may take.
+        public var connectTimeout: TimeAmount
+
+        /// The head unit's host, from ``address``.
+        public var host: String {
+            get { address.host }
+            set { address.host = newValue }
+        }
+
+        /// The head unit's port, from ``address``.
+        public var port: Int {
+            get { address.port }
+            set { address.port = newValue }
+        }
+
+        /// A head unit on SDL Core's TCP transport at `host:port`.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 12345,
+            app: SDLAppConfiguration,
+            catalog: SDLCatalog = .builtIn,
+            session: SDLSessionStateMachine.Configuration = .default,
+            deadlines: SDLRequestDeadlines = SDLRequestDeadlines(),
+            rateLimits: SDLRequestRateLimiter.Configuration = .default,
+            validatesRequests: Bool = true,
+            checksPermissions: Bool = true,
+            connectTimeout: TimeAmount = .seconds(10)
+        ) {
+            self.init(
+                address: .tcp(host: host, port: port),
+                app: app,
+                catalog: catalog,
+                session: session,
+                deadlines: deadlines,
+                rateLimits: rateLimits,
+                validatesRequests: validatesRequests,
+                checksPermissions: checksPermissions,
+                connectTimeout: connectTimeout
+            )
+        }
+
+        /// A head unit at `address`, over any transport.
+        public init(
+            address: SDLTransportAddress,
+            tlsConfiguration: TLSConfiguration = .makeClientConfiguration(),
+            app: SDLAppConfiguration,
+            catalog: SDLCatalog = .builtIn,
+            session: SDLSessionStateMachine.Configuration = .default,
+            deadlines: SDLRequestDeadlines = SDLRequestDeadlines(),
+            rateLimits: SDLRequestRateLimiter.Configuration = .default,
+            validatesRequests: Bool = true,
+            checksPermissions: Bool = true,
+            connectTimeout: TimeAmount = .seconds(10)
+        ) {
+            self.address = address
+            self.tlsConfiguration = tlsConfiguration
+            self.app = app
+            self.catalog = catalog
+            self.session = session
+            self.deadlines = deadlines
+            self.rateLimits = rateLimits
+            self.validatesRequests = validatesRequests
+            self.checksPermissions = checksPermissions
+            self.connectTimeout = connectTimeout
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import NIOCore
+import SDLProtocol
+import SDLSpec
+
+/// Every decision of one app session on one connection, as a pure value: the protocol session
+/// (``SDLSessionStateMachine``), frame decoding, registration, the pending requests with their
+/// deadlines, the rate limits and permission preflight, and the app's state
+/// (``SDLAppStateTracker``). ``SDLConnection`` is its thin driver: it feeds in bytes, requests,
+/// cancellations and the time, and executes the returned ``Action``s in order.
+///
+/// - Registration (SDL-PROTOCOL.md §f, §k): once StartService is acknowledged the machine sends
+///   RegisterAppInterface itself (asking to resume the latest OnHashChange `hashID`), and reads
+///   the response's `resultCode` (``SDLRegistrationParameters/classify(resultCode:)``): a
+///   registered app gets ``Action/registered(_:)``, a refused one ends the session with
+///   ``SDLClientError/Code/registrationFailed``.
+/// - OnAppInterfaceUnregistered ends the session with ``SDLClientError/Code/unregistered``:
+///   Core has dropped the app, so the connection is of no more use.
+/// - ``nextDeadline`` is the complete next deadline: StartService/EndService timeouts, the
+///   heartbeat, the idle timeout, reassembly expiry and every pending request's deadline. The
+///   driver keeps one wake-up there and calls ``timerFired(now:)``; nothing is due while it is nil.
+///
+/// `Waiter` is the caller's opaque payload per request (the driver's continuation).
+public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
+    /// What the driver must do, in order.
+    public enum Action: Sendable {
+        /// Queue these frames for the wire, in the same critical section as the input (so the
+        /// wire carries message ids in the order the session numbered them).
+        case write([SDLFrame])
+        /// Publish an event about the app.
+        case publish(SDLAppEvent)
+        /// A request got its response.
+        case succeed(Waiter, SDLRPCMessage)
+        /// A request failed (refused locally, timed out, cancelled, or the session ended).
+        case fail(Waiter, SDLClientError)
+        /// RegisterAppInterface succeeded: the app is registered; this is the response.
+        case registered(SDLRPCMessage)
+        /// Close the connection after the frames queued so far; see ``closeError``.
+        case closeConnection
+    }
+
+    /// Where registration stands.
+    public enum Registration: Sendable, Hashable {
+        /// StartService is not acknowledged yet.
+        case waitingForSession
+        /// RegisterAppInterface was sent with this correlation id.
+        case registering(correlationID: UInt32)
+        case registered
+        /// The session ended or is closing.
+        case ended
+    }
+
+    /// Who waits for a pending request.
+    enum Requester: Sendable {
+        /// The machine's own RegisterAppInterface.
+        case registration
+        case caller(Waiter)
+    }
+
+    public let configuration: SDLConnection.Configuration
+    public internal(set) var session: SDLSessionStateMachine
+    public internal(set) var tracker: SDLAppStateTracker
+    public private(set) var registration = Registration.waitingForSession
+    /// Why the session ended (the first reason wins); `nil` while open and after a clean close.
+    public private(set) var closeError: SDLClientError?
+    /// The head unit acknowledged our EndService.
+    public private(set) var endedCleanly = false
+    private var decoder = SDLFrameDecoder()
+    private var buffer = ByteBuffer()
+    var pending: SDLPendingRequests<Requester>
+    var limiter: SDLRequestRateLimiter
+
+    public init(configuration: SDLConnection.Configuration, maximumPending: Int = SDLPendingRequests<Waiter>.defaultMaximumPending) {
+        self.configuration = configuration
+        self.session = SDLSessionStateMachine(configuration: configuration.session)
+        self.tracker = SDLAppStateTracker(catalog: configuration.catalog)
+        self.pending = SDLPendingRequests(maximumPending: maximumPending)
+        self.limiter = SDLRequestRateLimiter(configuration: configuration.rateLimits)
+    }
+
+    // MARK: - State
+
+    public var isRegistered: Bool { registration == .registered }
+    public var isClosed: Bool { session.isClosed }
+    /// How many requests wait for their responses (the machine's RegisterAppInterface included).
+    public var pendingCount: Int { pending.count }
+    /// How many requests the rate limiter counts in its overall window.
+    public var rateLimitCounted: Int { limiter.counted }
+
+    /// The complete next deadline: the session's timers and every pending request's deadline.
+    public var nextDeadline: NIODeadline? {
+        switch (session.nextDeadline, pending.nextDeadline) {
+        case (nil, nil): return nil
+        case (let one?, nil), (nil, let one?): return one
+        case (let first?, let second?): return min(first, second)
+        }
+    }
+
+    // MARK: - Inputs
+
+    /// The connection is open: StartService.
+    public mutating func start(now: NIODeadline) -> [Action] {
+        absorb(session.start(now: now), now: now)
+    }
+
+    /// Bytes from the head unit: frames are decoded and handled in order.
+    public mutating func receive(_ bytes: ByteBuffer, now: NIODeadline) -> [Action] {
+        var bytes = bytes
+        buffer.writeBuffer(&bytes)
+        var actions: [Action] = []
+        while !session.isClosed {
+            do throws(SDLProtocolError) {
+                guard let frame = try decoder.decode(buffer: &buffer) else { break }
+                actions += absorb(session.receive(frame, now: now), now: now)
+            } catch {
+                actions += absorb(session.decodingFailed(error), now: now)
+                break
+            }
+        }
+        buffer.discardReadBytes()
+        return actions
+    }
+
+    /// Runs every timer due at `now`: the session's, then the request deadlines.
+    public mutating func timerFired(now: NIODeadline) -> [Action] {
+        var actions = absorb(session.timerFired(now: now), now: now)
+        for timedOut in pending.expire(now: now) {
+            switch timedOut.waiter {
+            case .caller(let waiter):
+                actions.append(.fail(waiter, timedOut.error))
+            case .registration:
+                let error = SDLClientError(.timedOut, "no response to RegisterAppInterface before its deadline")
+                actions += end(error, now: now) + [.closeConnection]
+            }
+        }
+        return actions
+    }
+
+    /// Ends the session: EndService, then the close once acknowledged (or timed out). Requests
+    /// are refused from now on. The driver unregisters the app first while it is registered.
+    public mutating func close(now: NIODeadline) -> [Action] {
+        registration = .ended
+        return absorb(session.close(now: now), now: now)
+    }
+
+    /// The connection closed under the session (or never opened): every pending request fails
+    /// with `error` unless an earlier reason was recorded, and the app is disconnected.
+    public mutating func linkDown(_ error: SDLClientError, now: NIODeadline) -> [Action] {
+        var actions = end(error, now: now)
+        _ = session.connectionClosed()
+        actions += tracker.linkDown(now: now).map(Action.publish)
+        return actions
+    }
+}
+
+// MARK: - Session actions, registration, deliveries
+
+extension SDLConnectionStateMachine {
+    /// Turns the protocol session's actions into the driver's.
+    private mutating func absorb(_ actions: [SDLSessionStateMachine.Action], now: NIODeadline) -> [Action] {
+        var result: [Action] = []
+        for action in actions {
+            switch action {
+            case .write(let frames):
+                result.append(.write(frames))
+            case .deliver(let rpc):
+                result += deliver(rpc, now: now)
+            case .established(let parameters):
+                decoder.maximumPayloadSize = max(parameters.mtu, SDLFrameDecoder.defaultMaximumPayloadSize)
+                result += register(now: now)
+            case .closeConnection(let error):
+                if let error {
+                    result += end(error, now: now)
+                } else {
+                    endedCleanly = true
+                    registration = .ended
+                }
+                result.append(.closeConnection)
+            }
+        }
+        return result
+    }
+
+    /// RegisterAppInterface for the configured app, asking to resume the latest `hashID`.
+    private mutating func register(now: NIODeadline) -> [Action] {
+        var app = configuration.app
+        if app.hashID == nil { app.hashID = tracker.latestHashID }
+        do throws(SDLClientError) {
+            let parameters = try SDLRegistrationParameters.make(from: app, catalog: configuration.catalog)
+            guard let spec = configuration.catalog.function(named: SDLRegistrationParameters.functionName, messageType: .request) else {
+                throw SDLClientError(.unknownFunction, "the RPC catalog has no RegisterAppInterface request")
+            }
+            let (correlationID, actions) = try enqueue(
+                spec, parameters, options: SDLRequestOptions(), requester: .registration, checkPermissions: false, now: now
+            )
+            registration = .registering(correlationID: correlationID)
+            return actions
+        } catch {
+            return end(error, now: now) + [.closeConnection]
+        }
+    }
+
+    private mutating func deliver(_ rpc: SDLRPCMessage, now: NIODeadline) -> [Action] {
+        switch rpc.rpcType {
+        case .response:
+            var actions: [Action] = [.publish(tracker.record(.received, rpc, now: now))]
+            guard let completed = pending.complete(with: rpc) else { return actions }
+            actions += tracker.apply(response: rpc, now: now).map(Action.publish)
+            switch completed.waiter {
+            case .caller(let waiter):
+                actions.append(.succeed(waiter, rpc))
+            case .registration:
+                actions += registered(rpc, now: now)
+            }
+            return actions
+        case .notification:
+            var actions: [Action] = [.publish(tracker.record(.received, rpc, now: now))]
+            actions += tracker.apply(rpc, now: now).map(Action.publish)
+            if configuration.catalog.functionName(forID: rpc.functionID) == "OnAppInterfaceUnregistered" {
+                let reason = rpc.parameters["reason"]?.stringValue ?? "unknown"
+                let error = SDLClientError(.unregistered, "the head unit unregistered the app: \(reason)")
+                actions += end(error, now: now) + [.closeConnection]
+            }
+            return actions
+        case .request:
+            return []  // head units send no requests to apps over RPC
+        }
+    }
+
+    /// The RegisterAppInterface response: registered, or the session ends with its result code.
+    private mutating func registered(_ response: SDLRPCMessage, now: NIODeadline) -> [Action] {
+        let code = response.parameters["resultCode"]?.stringValue ?? "GENERIC_ERROR"
+        guard SDLRegistrationParameters.classify(resultCode: code) == .registered else {
+            let info = response.parameters["info"]?.stringValue.map { ": \($0)" } ?? ""
+            let error = SDLClientError(.registrationFailed, "RegisterAppInterface answered \(code)\(info)")
+            return end(error, now: now) + [.closeConnection]
+        }
+        guard case .registering = registration else { return [] }  // closing meanwhile
+        registration = .registered
+        return [.registered(response)]
+    }
+
+    /// Records why the session ends (the first reason wins) and fails every pending request.
+    private mutating func end(_ error: SDLClientError, now: NIODeadline) -> [Action] {
+        if closeError == nil, !endedCleanly { closeError = error }
+        registration = .ended
+        return pending.failAll(error).compactMap { failed in
+            if case .caller(let waiter) = failed.waiter { return .fail(waiter, failed.error) }
+            return nil
+        }
+    }
+}
