@@ -110,6 +110,7 @@ public final class GatewayApps: Service, Sendable {
             Counter(label: "sdl_gateway_events_published_total", dimensions: [("type", type)]).increment()
             if delivered > 0 { Counter(label: "sdl_gateway_events_delivered_total").increment(by: delivered) }
             if dropped > 0 { Counter(label: "sdl_gateway_events_dropped_total").increment(by: dropped) }
+            if case .lost(let count) = event { Counter(label: "sdl_gateway_events_lost_total").increment(by: count) }
             if case .connection(let connectionState, _) = event {
                 if connectionState == .registered || connectionState == .closed { settle(id) }
                 recordSessionStates()
