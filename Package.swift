@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "HeadUnitSimulator", targets: ["HeadUnitSimulator"]),
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
+        .library(name: "SDLTime", targets: ["SDLTime"]),
         .library(name: "SDLClient", targets: ["SDLClient"]),
         .library(name: "Gateway", targets: ["Gateway"]),
     ],
@@ -61,12 +62,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The injected clock every driver runs on (STYLE.md example 5): SDLClock, its system and
+        // manual clocks, and sleeping on it.
+        .target(
+            name: "SDLTime",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // One SDL app session to a head unit: connection, negotiation, requests, state, reconnection.
         .target(
             name: "SDLClient",
             dependencies: [
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTime",
                 "SDLTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -81,6 +93,7 @@ let package = Package(
             dependencies: [
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTime",
                 "SDLTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -216,10 +229,19 @@ let package = Package(
                 "SDLClient",
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTime",
                 "SDLTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SDLTimeTests",
+            dependencies: [
+                "SDLTime",
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -229,6 +251,7 @@ let package = Package(
                 "HeadUnitSimulator",
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,21 +2,22 @@ import Logging
 import NIOCore
 import SDLProtocol
 import SDLSpec
+import SDLTime
 import Synchronization
 import Testing
 
 @testable import HeadUnitSimulator
 
-/// The driver's timer loop on a ``ManualSimulatorClock``: it sleeps until the head unit's next
+/// The driver's timer loop on a ``SDLManualClock``: it sleeps until the head unit's next
 /// deadline and no longer, wakes when an input brings that deadline forward, and never wakes
 /// when nothing is due. Time is advanced, never waited for.
 @Suite("Simulator driver: timers on a manual clock", .timeLimit(.minutes(1)))
 struct SimulatorDriverTimerTests {
     static func withSimulator(
         _ configuration: HeadUnitConfiguration = HeadUnitConfiguration(),
-        _ body: @Sendable (SimulatedHeadUnit, ManualSimulatorClock, Int) async throws -> Void
+        _ body: @Sendable (SimulatedHeadUnit, SDLManualClock, Int) async throws -> Void
     ) async throws {
-        let clock = ManualSimulatorClock()
+        let clock = SDLManualClock()
         let simulator = SimulatedHeadUnit(configuration: configuration, clock: clock, logger: Logger(label: "test"))
         try await simulator.withListening { port in try await body(simulator, clock, port) }
     }
@@ -35,7 +36,7 @@ struct SimulatorDriverTimerTests {
             #expect(try await Self.parked(simulator) { _ in true } == nil)
             let wakeUps = simulator.timerWakeUps.load(ordering: .relaxed)
             let rings = simulator.wakeUpSignal.rings
-            #expect(clock.sleepers.isEmpty)
+            #expect(clock.scheduledDeadlines.isEmpty)
 
             let client = try await RawSDLClient(port: port)
             try await client.withSession { session in
@@ -48,7 +49,7 @@ struct SimulatorDriverTimerTests {
             clock.advance(by: .seconds(3600))
             #expect(simulator.wakeUpSignal.rings == rings)
             #expect(simulator.timerWakeUps.load(ordering: .relaxed) == wakeUps)
-            #expect(clock.sleepers.isEmpty)
+            #expect(clock.scheduledDeadlines.isEmpty)
         }
     }
 
@@ -62,7 +63,7 @@ struct SimulatorDriverTimerTests {
                 try await session.write([SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session.sessionID, messageID: 41)])
                 guard case .control(let ackHeader, .heartbeatACK) = try await session.next() else { throw RawSDLClient.Failure(description: "no HeartbeatACK") }
                 #expect(ackHeader.messageID == 41)
-                let received = clock.now
+                let received = clock.now()
                 // The Heartbeat rang the loop awake; it sleeps until HeartBeatTimeout (7 s) now.
                 #expect(try await Self.parked(simulator) { $0 != nil } == received + .seconds(7))
 
@@ -87,7 +88,7 @@ struct SimulatorDriverTimerTests {
             try await client.withSession { session in
                 _ = try await session.start()
                 _ = try await session.call("RegisterAppInterface", SimulatorEndToEndTests.registration)
-                let registered = clock.now
+                let registered = clock.now()
                 #expect(try await Self.parked(simulator) { $0 != nil } == registered + .milliseconds(200))
                 clock.advance(by: .milliseconds(199))
                 #expect(simulator.snapshot.app(withID: "e2e-app")?.hmiLevel == "NONE")
@@ -132,7 +133,7 @@ struct SimulatorDriverTimerTests {
                 clock.advance(by: .milliseconds(200))
                 _ = try await session.waitFor("OnHMIStatus") { $0.parameters["hmiLevel"] == "FULL" }
                 #expect(try await Self.parked(simulator) { $0 == nil } == nil)
-                let now = clock.now
+                let now = clock.now()
                 try simulator.perform { unit, now in
                     ((), try unit.burst("OnDriverDistraction", parameters: ["state": "DD_ON"], count: 2, ratePerSecond: 10, appID: "e2e-app", now: now))
                 }

@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import SDLClient
 import SDLProtocol
+import SDLTime
 import Testing
 
 /// ``SDLAppSession`` reconnecting to the simulator over TCP: a dropped link (resumption) and a

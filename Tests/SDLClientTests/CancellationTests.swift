@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SDLClient
 import SDLProtocol
+import SDLTime
 import Testing
 
 /// A caller that goes away (a cancelled task: an HTTP client that disconnected) frees what its

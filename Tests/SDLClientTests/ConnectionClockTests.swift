@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SDLClient
 import SDLProtocol
+import SDLTime
 import Testing
 
 /// ``SDLConnection``'s timers on an ``SDLManualClock`` against the simulator over TCP: time moves

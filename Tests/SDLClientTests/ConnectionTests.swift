@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import SDLClient
 import SDLProtocol
+import SDLTime
 import Testing
 
 /// ``SDLConnection`` against the simulated head unit over real TCP (127.0.0.1, port 0).

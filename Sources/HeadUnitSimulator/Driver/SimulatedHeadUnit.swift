@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import SDLProtocol
+import SDLTime
 import Synchronization
 
 /// The simulated head unit on real sockets: a thin driver around the pure ``HeadUnit``.
@@ -11,7 +12,7 @@ import Synchronization
 /// bytes and the time to the one ``HeadUnit``, writes what it answers, and runs its timers. The
 /// control API reaches the same state through ``perform(_:)``.
 ///
-/// Timers: one loop sleeps on the ``SimulatorClock`` until ``HeadUnit/nextDeadline`` and no
+/// Timers: one loop sleeps on the injected `SDLClock` until ``HeadUnit/nextDeadline`` and no
 /// longer; any input that brings that deadline forward (a frame, a connection, a control call)
 /// wakes it to sleep again with the new one. With nothing due it does not wake at all.
 ///
@@ -46,7 +47,7 @@ public final class SimulatedHeadUnit: Sendable {
     static let outboundQueueLimit = 10_000
 
     /// Where `now` comes from and how the timer loop sleeps.
-    public let clock: any SimulatorClock
+    public let clock: any SDLClock
     private let state: Mutex<Driven>
     private let writers = Mutex<[ConnectionID: AsyncStream<Outbound>.Continuation]>([:])
     let wakeUpSignal = WakeUpSignal()
@@ -54,7 +55,7 @@ public final class SimulatedHeadUnit: Sendable {
     let timerWakeUps = Atomic<Int>(0)
     let logger: Logger
 
-    public init(configuration: HeadUnitConfiguration = HeadUnitConfiguration(), clock: any SimulatorClock = SystemSimulatorClock(), logger: Logger) {
+    public init(configuration: HeadUnitConfiguration = HeadUnitConfiguration(), clock: any SDLClock = SDLSystemClock(), logger: Logger) {
         self.state = Mutex(Driven(unit: HeadUnit(configuration: configuration)))
         self.clock = clock
         self.logger = logger
@@ -83,7 +84,7 @@ public final class SimulatedHeadUnit: Sendable {
     /// brought the next deadline forward, and carries out the actions.
     private func update<T>(_ body: (inout HeadUnit, NIODeadline) throws -> (T, [HeadUnitAction])) rethrows -> T {
         let (value, actions, mustWake) = try state.withLock { driven in
-            let (value, actions) = try body(&driven.unit, clock.now)
+            let (value, actions) = try body(&driven.unit, clock.now())
             return (value, actions, driven.timerLoopMustWake)
         }
         if mustWake { wakeUpSignal.ring() }
@@ -137,7 +138,7 @@ public final class SimulatedHeadUnit: Sendable {
             try Task.checkCancellation()
             timerWakeUps.add(1, ordering: .relaxed)
             let (actions, deadline, rings) = state.withLock { driven in
-                let actions = driven.unit.advance(to: clock.now)
+                let actions = driven.unit.advance(to: clock.now())
                 let deadline = driven.unit.nextDeadline
                 driven.timerLoopDeadline = .some(deadline)
                 return (actions, deadline, wakeUpSignal.rings)
@@ -153,7 +154,7 @@ public final class SimulatedHeadUnit: Sendable {
             await wakeUpSignal.wait(since: rings)
             return
         }
-        guard deadline > clock.now else { return }
+        guard deadline > clock.now() else { return }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.clock.sleep(until: deadline) }
             group.addTask { await self.wakeUpSignal.wait(since: rings) }

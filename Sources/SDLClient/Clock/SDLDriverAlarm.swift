@@ -1,4 +1,5 @@
 import NIOCore
+import SDLTime
 
 /// A driver's one wake-up, kept at its state machine's complete next deadline. It lives in the
 /// driver's locked state and is updated in the same critical section as every change of the

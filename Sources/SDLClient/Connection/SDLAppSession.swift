@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import SDLProtocol
+import SDLTime
 import Synchronization
 
 /// A long-lived SDL app session: it owns one ``SDLConnection`` at a time and replaces it when the

@@ -4,6 +4,7 @@ import NIOPosix
 import NIOSSL
 import SDLProtocol
 import SDLSpec
+import SDLTime
 import SDLTransport
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import SDLTime
 import Synchronization
 
 /// Many app sessions to one or more head units (ARCHITECTURE.md, the app resource and

@@ -1,10 +1,11 @@
 import NIOCore
 
-/// The time the drivers run on: ``SDLConnection``'s timers and ``SDLAppSession``'s reconnection
-/// backoff. The state machines take the time as a `NIODeadline` input and report their next
-/// deadline; a driver reads ``now()`` and keeps one wake-up at that deadline with
-/// ``schedule(at:_:)`` (STYLE.md example 5: an injected clock, as hummingbird's connection state
-/// machine and the connection pool take theirs).
+/// The injected clock every driver runs on: `SDLClient`'s connection timers and reconnection
+/// backoff, and the head-unit simulator's timer loop. The state machines take the time as a
+/// `NIODeadline` input and report their next deadline; a driver reads ``now()`` and keeps one
+/// wake-up at that deadline with ``schedule(at:_:)``, or sleeps until it with ``sleep(until:)``
+/// (STYLE.md example 5: an injected clock, as hummingbird's connection state machine and the
+/// connection pool take theirs).
 ///
 /// Production uses ``SDLSystemClock`` (NIO's monotonic uptime clock and event-loop timers);
 /// tests use ``SDLManualClock`` and move time by hand instead of waiting.
@@ -32,8 +33,8 @@ public struct SDLScheduledWakeup: Sendable {
 }
 
 extension SDLClock {
-    /// Sleeps until `deadline` on this clock. Throws `CancellationError` as soon as the task is
-    /// cancelled, without waiting for the deadline.
+    /// Sleeps until ``now()`` has reached `deadline` (returning at once if it has). Throws
+    /// `CancellationError` as soon as the task is cancelled, without waiting for the deadline.
     public func sleep(until deadline: NIODeadline) async throws {
         try await SDLSleeper().sleep(until: deadline, on: self)
     }

@@ -1,5 +1,5 @@
 import NIOCore
-import SDLClient
+import SDLTime
 import Synchronization
 import Testing
 
@@ -47,6 +47,16 @@ struct ClockTests {
             group.cancelAll()
             await #expect(throws: CancellationError.self) { try await group.next() }
         }
+        #expect(clock.scheduledDeadlines.isEmpty)
+    }
+
+    @Test("A sleep until a deadline the clock has reached returns at once and leaves nothing scheduled")
+    func sleepUntilPast() async throws {
+        let clock = SDLManualClock()
+        let start = clock.now()
+        clock.advance(by: .seconds(5))
+        try await clock.sleep(until: start + .seconds(1))
+        try await clock.sleep(until: clock.now())
         #expect(clock.scheduledDeadlines.isEmpty)
     }
 

@@ -4,8 +4,9 @@ import Synchronization
 /// One sleep on an ``SDLClock`` that ends at its deadline, when its task is cancelled (throwing
 /// `CancellationError`), or when ``wake()`` is called (returning early, e.g. when the session
 /// closes during a reconnection backoff). A ``wake()`` before the sleep starts makes it return at
-/// once, so there is no window in which a wake-up is lost.
-final class SDLSleeper: Sendable {
+/// once, so there is no window in which a wake-up is lost. A deadline the clock has already
+/// reached ends the sleep at once, even when the clock moved past it while the sleep began.
+public final class SDLSleeper: Sendable {
     private enum State {
         case idle
         case sleeping(CheckedContinuation<Void, any Error>, SDLScheduledWakeup)
@@ -16,8 +17,10 @@ final class SDLSleeper: Sendable {
 
     private let state = Mutex(State.idle)
 
+    public init() {}
+
     /// Sleeps until `deadline`; returns early after ``wake()``; throws when cancelled.
-    func sleep(until deadline: NIODeadline, on clock: some SDLClock) async throws {
+    public func sleep(until deadline: NIODeadline, on clock: some SDLClock) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let wakeup = clock.schedule(at: deadline) { [self] in end(.success(())) }
@@ -36,6 +39,11 @@ final class SDLSleeper: Sendable {
                 if let early {
                     wakeup.cancel()
                     continuation.resume(with: early)
+                } else if clock.now() >= deadline {
+                    // The clock reached the deadline before the wake-up was scheduled (a manual
+                    // clock advanced meanwhile, or the deadline was already past): the wake-up
+                    // may not run until the clock moves again, so end now.
+                    end(.success(()))
                 }
             }
         } onCancel: {
@@ -44,7 +52,7 @@ final class SDLSleeper: Sendable {
     }
 
     /// Ends the sleep now (or makes the coming sleep return at once).
-    func wake() {
+    public func wake() {
         end(.success(()))
     }
 
