@@ -36,11 +36,11 @@ public struct SimulatorControlRoutes: Sendable {
             .array(simulator.snapshot.appList.map(\.json))
         }
         router.get("apps/:appID") { _, context -> SDLJSON in
-            let appID = try context.parameters.require("appID")
+            let appID = try context.parameters.decoded("appID")
             return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(appID).json }, []) }
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
-            let appID = try context.parameters.require("appID")
+            let appID = try context.parameters.decoded("appID")
             let body = try await Self.body(request, allowed: ["hmiLevel", "audioStreamingState", "systemContext"])
             let level = try Self.string(body, "hmiLevel")
             let audio = try Self.string(body, "audioStreamingState")
@@ -51,12 +51,12 @@ public struct SimulatorControlRoutes: Sendable {
             }
         }
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
-            let appID = try context.parameters.require("appID")
+            let appID = try context.parameters.decoded("appID")
             return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(appID).screen.json }, []) }
         }
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
-            let appID = try context.parameters.require("appID")
-            guard let commandID = Int64(try context.parameters.require("cmdID")) else {
+            let appID = try context.parameters.decoded("appID")
+            guard let commandID = Int64(try context.parameters.decoded("cmdID")) else {
                 throw HTTPProblem.invalidBody("cmdID must be an integer")
             }
             let body = try await Self.body(request, optional: true, allowed: ["triggerSource"])
@@ -67,7 +67,7 @@ public struct SimulatorControlRoutes: Sendable {
             }
         }
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
-            let appID = try context.parameters.require("appID")
+            let appID = try context.parameters.decoded("appID")
             let body = try await Self.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource"])
             let answer = InteractionAnswer(
                 choiceID: try Self.int(body, "choiceID"),
@@ -80,7 +80,7 @@ public struct SimulatorControlRoutes: Sendable {
             }
         }
         router.post("buttons/:name/press") { request, context -> SDLJSON in
-            let name = try context.parameters.require("name")
+            let name = try context.parameters.decoded("name")
             let body = try await Self.body(request, optional: true, allowed: ["mode", "appID", "softButtonID"])
             let mode = try Self.string(body, "mode") ?? "SHORT"
             let appID = try Self.string(body, "appID")

@@ -1,3 +1,4 @@
+import HTTPAPISupport
 import Hummingbird
 import SDLClient
 import SDLProtocol
@@ -25,10 +26,10 @@ struct AppRoutes: Sendable {
             return HTTPBody.response(["apps": .array(resources)])
         }
         router.get("v1/apps/:id") { _, context -> Response in
-            HTTPBody.response(try apps.resource(try context.parameters.require("id")))
+            HTTPBody.response(try apps.resource(try context.parameters.decoded("id")))
         }
         router.delete("v1/apps/:id") { _, context -> Response in
-            let id = try context.parameters.require("id")
+            let id = try context.parameters.decoded("id")
             guard await apps.delete(id: id) else { throw GatewayError(.appNotFound, "no app \(id)") }
             return Response(status: .noContent)
         }

@@ -1,3 +1,4 @@
+import HTTPAPISupport
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -67,7 +68,7 @@ struct EventRoutes: Sendable {
 
     func add(to router: some RouterMethods<GatewayRequestContext>) {
         router.get("v1/apps/:id/events") { request, context -> Response in
-            try serverSentEvents(request, context: context, app: try context.parameters.require("id"))
+            try serverSentEvents(request, context: context, app: try context.parameters.decoded("id"))
         }
         router.get("v1/events") { request, context -> Response in
             try serverSentEvents(request, context: context, app: nil)
@@ -77,10 +78,10 @@ struct EventRoutes: Sendable {
     func addWebSocket(to router: some RouterMethods<GatewayRequestContext>) {
         router.ws("v1/apps/:id/events", shouldUpgrade: { request, context in
             try checkOrigin(request)
-            _ = try stream(request, app: try context.parameters.require("id"))
+            _ = try stream(request, app: try context.parameters.decoded("id"))
             return .upgrade(Self.upgradeHeaders(request))
         }) { inbound, outbound, context in
-            let app = context.requestContext.parameters.get("id")
+            let app = try context.requestContext.parameters.decoded("id")
             try await webSocket(inbound, outbound, stream: try stream(context.request, app: app), scope: context.requestContext.scope)
         }
         router.ws("v1/events", shouldUpgrade: { request, _ in

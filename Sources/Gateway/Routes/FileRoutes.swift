@@ -1,3 +1,4 @@
+import HTTPAPISupport
 import Hummingbird
 import SDLClient
 import SDLProtocol
@@ -24,14 +25,29 @@ struct FileRoutes: Sendable {
         }
     }
 
+    /// What SDL can hold as a `syncFileName` (MOBILE_API.xml: a string of at most 255
+    /// characters; SDL Core answers INVALID_DATA for a path, SDL evolution "Respond INVALID_DATA
+    /// to PutFile with a backslash"): 1...255 characters, no `/` or `\`, not `.` or `..`, no
+    /// control characters. Refused before anything is sent, as a 422 naming the rule.
+    static func checkFileName(_ name: String) throws(GatewayError) {
+        var broken: [String] = []
+        if !(1...255).contains(name.unicodeScalars.count) { broken.append("a file name has 1...255 characters") }
+        if name.contains("/") || name.contains("\\") { broken.append("a file name has no / or \\ (SDL keeps files in one folder)") }
+        if name == "." || name == ".." { broken.append("a file name is not . or ..") }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { broken.append("a file name has no control characters") }
+        guard broken.isEmpty else {
+            throw GatewayError(.invalidParameters, "the file name \"\(name)\" cannot be an SDL syncFileName: \(broken.joined(separator: "; "))", issues: broken)
+        }
+    }
+
     static let fileTypes: Set<String> = ["GRAPHIC_BMP", "GRAPHIC_JPEG", "GRAPHIC_PNG", "AUDIO_WAVE", "AUDIO_MP3", "AUDIO_AAC", "BINARY", "JSON"]
 
     func add(to router: some RouterMethods<GatewayRequestContext>) {
         router.put("v1/apps/:id/files/:name") { request, context -> Response in
-            let id = try context.parameters.require("id")
-            let name = try context.parameters.require("name")
+            let id = try context.parameters.decoded("id")
+            let name = try context.parameters.decoded("name")
             let session = try apps.session(id)
-            guard (1...255).contains(name.unicodeScalars.count) else { throw GatewayError(.invalidParameters, "a file name has 1...255 characters") }
+            try Self.checkFileName(name)
             let fileType = request.uri.queryParameters.get("fileType") ?? Self.fileType(forName: name)
             guard Self.fileTypes.contains(fileType) else {
                 throw GatewayError(.invalidQuery, "fileType must be one of \(Self.fileTypes.sorted().joined(separator: ", "))")
@@ -65,7 +81,7 @@ struct FileRoutes: Sendable {
             )
         }
         router.get("v1/apps/:id/files") { _, context -> Response in
-            let id = try context.parameters.require("id")
+            let id = try context.parameters.decoded("id")
             let response = try await fileRequest(id, "ListFiles", [:])
             let names = (response["filenames"]?.arrayValue ?? []).compactMap(\.stringValue)
             let space = response["spaceAvailable"]?.intValue
@@ -73,8 +89,9 @@ struct FileRoutes: Sendable {
             return HTTPBody.response(["files": .array(names.map(SDLJSON.string)), "spaceAvailable": space.map(SDLJSON.int) ?? .null])
         }
         router.delete("v1/apps/:id/files/:name") { _, context -> Response in
-            let id = try context.parameters.require("id")
-            let name = try context.parameters.require("name")
+            let id = try context.parameters.decoded("id")
+            let name = try context.parameters.decoded("name")
+            try Self.checkFileName(name)
             let response = try await fileRequest(id, "DeleteFile", ["syncFileName": .string(name)])
             let space = response["spaceAvailable"]?.intValue
             apps.noteFiles(id, removed: name, spaceAvailable: space)

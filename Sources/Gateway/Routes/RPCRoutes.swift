@@ -1,3 +1,4 @@
+import HTTPAPISupport
 import Hummingbird
 import SDLClient
 import SDLProtocol
@@ -15,8 +16,8 @@ struct RPCRoutes: Sendable {
     func add(to router: some RouterMethods<GatewayRequestContext>) {
         router.post("v1/apps/:id/rpc/:function") { request, context -> Response in
             let started = ContinuousClock.now
-            let id = try context.parameters.require("id")
-            let function = try context.parameters.require("function")
+            let id = try context.parameters.decoded("id")
+            let function = try context.parameters.decoded("function")
             let parameters = try await HTTPBody.json(request, limit: limits.bodySize)
             let options = SDLRequestOptions(
                 timeout: try Query.int(request, "timeout", in: 1...RPCExecutor.maximumTimeout).map { .milliseconds($0) },
@@ -27,7 +28,7 @@ struct RPCRoutes: Sendable {
             return HTTPBody.rpcResponse(outcome, started: started)
         }
         router.post("v1/apps/:id/batch") { request, context -> Response in
-            let id = try context.parameters.require("id")
+            let id = try context.parameters.decoded("id")
             let body = try await HTTPBody.object(request, limit: limits.bodySize, optional: false)
             let batch = try Batch(body)
             _ = try executor.apps.session(id)
@@ -35,12 +36,12 @@ struct RPCRoutes: Sendable {
         }
         router.get("v1/apps/:id/vehicle-data") { request, context -> Response in
             let started = ContinuousClock.now
-            let id = try context.parameters.require("id")
+            let id = try context.parameters.decoded("id")
             return try await send(id, "GetVehicleData", Self.flags(try Self.names(request)), started: started)
         }
         router.put("v1/apps/:id/subscriptions/vehicle-data") { request, context -> Response in
             let started = ContinuousClock.now
-            let id = try context.parameters.require("id")
+            let id = try context.parameters.decoded("id")
             let body = try await HTTPBody.object(request, limit: limits.bodySize, optional: false)
             guard let array = body["names"]?.arrayValue, !array.isEmpty, array.allSatisfy({ $0.stringValue != nil }) else {
                 throw GatewayError(.invalidBody, "names must be a non-empty array of vehicle data names")
@@ -53,21 +54,21 @@ struct RPCRoutes: Sendable {
         router.delete("v1/apps/:id/subscriptions/vehicle-data") { request, context -> Response in
             let started = ContinuousClock.now
             let names = try Self.names(request)
-            return try await subscription("UnsubscribeVehicleData", try context.parameters.require("id"), request, started: started) { session, owner in
+            return try await subscription("UnsubscribeVehicleData", try context.parameters.decoded("id"), request, started: started) { session, owner in
                 try await session.unsubscribe(vehicleData: names, owner: owner)
             }
         }
         router.put("v1/apps/:id/subscriptions/buttons/:button") { request, context -> Response in
             let started = ContinuousClock.now
-            let button = try context.parameters.require("button")
-            return try await subscription("SubscribeButton", try context.parameters.require("id"), request, started: started) { session, owner in
+            let button = try context.parameters.decoded("button")
+            return try await subscription("SubscribeButton", try context.parameters.decoded("id"), request, started: started) { session, owner in
                 try await session.subscribe(button: button, owner: owner)
             }
         }
         router.delete("v1/apps/:id/subscriptions/buttons/:button") { request, context -> Response in
             let started = ContinuousClock.now
-            let button = try context.parameters.require("button")
-            return try await subscription("UnsubscribeButton", try context.parameters.require("id"), request, started: started) { session, owner in
+            let button = try context.parameters.decoded("button")
+            return try await subscription("UnsubscribeButton", try context.parameters.decoded("id"), request, started: started) { session, owner in
                 try await session.unsubscribe(button: button, owner: owner)
             }
         }

@@ -1,3 +1,4 @@
+import HTTPAPISupport
 import Hummingbird
 import SDLProtocol
 import SDLSpec
@@ -22,7 +23,7 @@ struct SpecRoutes: Sendable {
             HTTPBody.response(summary)
         }
         router.get("v1/spec/functions/:name") { request, context -> Response in
-            let name = try context.parameters.require("name")
+            let name = try context.parameters.decoded("name")
             guard let function = catalog.function(named: name, messageType: .request) else {
                 throw GatewayError(.notFound, "\(name) is not a request of the RPC spec \(catalog.version)")
             }

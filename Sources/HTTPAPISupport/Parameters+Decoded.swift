@@ -1,0 +1,18 @@
+import Foundation
+import Hummingbird
+
+extension Parameters {
+    /// The path parameter `name`, percent-decoded once: the router matches raw path segments, so
+    /// `files/my%20icon.png` names the file `my icon.png` (and `a%2Fb.png` the name `a/b.png`,
+    /// which the route then judges). A malformed escape is a 400 `invalid-path`.
+    public func decoded(_ name: String) throws -> String {
+        let raw = try require(name)
+        guard let decoded = raw.removingPercentEncoding else {
+            throw HTTPProblem(
+                status: .badRequest, code: "invalid-path", title: "The path is not valid",
+                detail: "the path parameter \(name) (\(raw)) is not valid percent-encoding"
+            )
+        }
+        return decoded
+    }
+}
