@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every option can also come from the environment (SDL_GATEWAY_LISTEN, SDL_GATEWAY_CORE, \
             SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
-            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
+            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
             the command line wins over the environment, which wins over the file.
             """
     )
@@ -52,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("cors-origin"), help: "An origin allowed by CORS and for WebSockets (* for any). Repeatable.")
     var corsOrigins: [String] = []
+
+    @Option(help: "Requests per second each client (token, else address) may make, averaged over 10 s; 0 turns the limit off. Default 1000.")
+    var rateLimit: Int?
 
     @Flag(help: "Allow listening on a non-loopback address without tokens.")
     var insecure = false

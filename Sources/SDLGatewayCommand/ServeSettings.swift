@@ -14,7 +14,7 @@ import SDLTransport
 /// {"listen": "0.0.0.0:8080", "core": "tcp://sdl-core:12345", "simulate": false,
 ///  "tokens": {"s3cret": "control", "dashboards": "read"}, "corsOrigins": ["http://localhost:3000"],
 ///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "insecure": false,
-///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 50, "idleTimeout": 60,
+///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
 ///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}]}
@@ -91,6 +91,12 @@ struct ServeSettings {
                 authFailuresPerMinute: try Self.int(limits, "authFailuresPerMinute", default: defaults.authFailuresPerMinute, minimum: 0),
                 eventStreamKeepAlive: .seconds(try Self.int(limits, "eventStreamKeepAlive", default: Int(defaults.eventStreamKeepAlive.components.seconds)))
             )
+        }
+        if let rate = command.rateLimit ?? environment["SDL_GATEWAY_RATE_LIMIT"].map({ text -> Int in Int(text) ?? -1 }) {
+            guard (0...1_000_000).contains(rate) else {
+                throw ValidationError("--rate-limit (SDL_GATEWAY_RATE_LIMIT) takes requests per second from 0 (off) to 1000000")
+            }
+            configuration.limits.requestsPerSecond = rate
         }
         if let events = file["events"] {
             let defaults = EventHub.Limits()

@@ -67,3 +67,35 @@ struct PathParameterTests {
         }
     }
 }
+
+/// Issue "What a new user tripped over", defect 3: the default rate limit fits one script at full
+/// speed, and every 429 says which limit and how to raise it.
+@Suite("The default rate limit fits a script", .timeLimit(.minutes(1)))
+struct DefaultRateLimitTests {
+    @Test("800 sequential requests with the default limits: none refused (the README's measurement got 429 from request 550 on)")
+    func scriptAtFullSpeed() async throws {
+        try await GatewayHarness.withGateway { client, _, _ in
+            var refused = 0
+            for _ in 0..<800 {
+                try await client.execute(uri: "/v1/apps", method: .get) { response in
+                    if response.status == .tooManyRequests { refused += 1 }
+                }
+            }
+            #expect(refused == 0)
+        }
+    }
+
+    @Test("A 429 names the limit and how to raise it")
+    func explains() async throws {
+        try await GatewayHarness.withGateway(GatewayConfiguration(limits: GatewayLimits(requestsPerSecond: 1))) { client, _, _ in
+            var detail: String?
+            for _ in 0..<200 where detail == nil {
+                try await client.execute(uri: "/v1/apps", method: .get) { response in
+                    if response.status == .tooManyRequests { detail = response.json?["detail"]?.stringValue }
+                }
+            }
+            #expect(detail?.contains("--rate-limit") == true, "\(detail ?? "no 429")")
+            #expect(detail?.contains("limits.requestsPerSecond") == true)
+        }
+    }
+}

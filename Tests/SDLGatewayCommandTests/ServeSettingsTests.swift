@@ -85,3 +85,16 @@ struct ServeSettingsTests {
         #expect((try? SimulateCommand.parse(["--control", "127.0.0.1:0"])) != nil)
     }
 }
+
+@Suite("serve --rate-limit")
+struct RateLimitSettingTests {
+    @Test("--rate-limit and SDL_GATEWAY_RATE_LIMIT set limits.requestsPerSecond (0 turns it off); nonsense is refused")
+    func rateLimit() throws {
+        #expect(try ServeSettingsTests.settings([]).configuration.limits.requestsPerSecond == 1000)
+        #expect(try ServeSettingsTests.settings(["--rate-limit", "0"]).configuration.limits.requestsPerSecond == 0)
+        #expect(try ServeSettingsTests.settings([], environment: ["SDL_GATEWAY_RATE_LIMIT": "25"]).configuration.limits.requestsPerSecond == 25)
+        #expect(try ServeSettingsTests.settings(["--rate-limit", "7"], environment: ["SDL_GATEWAY_RATE_LIMIT": "25"]).configuration.limits.requestsPerSecond == 7)
+        #expect(throws: (any Error).self) { try ServeSettingsTests.settings([], environment: ["SDL_GATEWAY_RATE_LIMIT": "fast"]) }
+        #expect(throws: (any Error).self) { try ServeSettingsTests.settings(["--rate-limit", "-1"]) }
+    }
+}

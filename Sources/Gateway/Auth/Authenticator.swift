@@ -45,7 +45,7 @@ public final class Authenticator: Sendable {
         guard !tokens.isEmpty else { return Grant(scope: .control, clientKey: address) }
         guard access != .open else { return Grant(scope: nil, clientKey: address) }
         if let wait = failures.wait(address, now: now) {
-            throw GatewayError(.rateLimited, "too many failed authentications from this address; retry in \(wait) s", retryAfter: wait)
+            throw GatewayError(.rateLimited, "too many failed authentications from this address (limits.authFailuresPerMinute, \(failuresPerMinute) a minute); retry in \(wait) s", retryAfter: wait)
         }
         let grant: Grant
         switch Self.credential(of: request) {
@@ -66,7 +66,7 @@ public final class Authenticator: Sendable {
 
     private func failed(_ address: String, now: NIODeadline, _ detail: String) throws(GatewayError) -> Never {
         if let wait = failures.acquire(address, now: now) {
-            throw GatewayError(.rateLimited, "too many failed authentications from this address; retry in \(wait) s", retryAfter: wait)
+            throw GatewayError(.rateLimited, "too many failed authentications from this address (limits.authFailuresPerMinute, \(failuresPerMinute) a minute); retry in \(wait) s", retryAfter: wait)
         }
         throw GatewayError(.unauthorized, detail)
     }

@@ -17,7 +17,12 @@ struct RateLimitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard limiter.isEnabled, request.uri.path != "/v1/health" else { return try await next(request, context) }
         if let wait = limiter.acquire(context.clientKey) {
-            throw GatewayError(.rateLimited, "more than \(requestsPerSecond) requests per second; retry in \(wait) s", retryAfter: wait)
+            throw GatewayError(
+                .rateLimited,
+                "more than \(requestsPerSecond) requests per second from this client (the gateway's limit, limits.requestsPerSecond); "
+                    + "retry in \(wait) s, or raise it with --rate-limit N (SDL_GATEWAY_RATE_LIMIT; 0 turns it off)",
+                retryAfter: wait
+            )
         }
         return try await next(request, context)
     }

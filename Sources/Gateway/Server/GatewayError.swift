@@ -134,7 +134,11 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
             case .protocolViolation: .protocolViolation
             default: .internalError
             }
-        self.init(code, error.detail, retryAfter: error.code == .rateLimited ? 1 : nil)
+        let detail =
+            error.code == .rateLimited
+            ? "\(error.detail) (the app's SDL request limit, kept below SDL Core's so that Core never unregisters the app for flooding; it cannot be raised)"
+            : error.detail
+        self.init(code, detail, retryAfter: error.code == .rateLimited ? 1 : nil)
     }
 
     /// Any error thrown while handling a request, as a gateway error.

@@ -4,12 +4,16 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
     public static let defaultBodySize = 1 << 20
     /// File uploads: 64 MiB.
     public static let defaultFileSize = 64 << 20
+    /// Requests per client per second.
+    public static let defaultRequestsPerSecond = 1000
 
     public var bodySize: Int
     public var fileSize: Int
     /// The largest WebSocket message a client may send.
     public var webSocketMessageSize: Int
     /// Requests per token (or per address without tokens) per second, averaged over 10 s; 0 = off.
+    /// 1,000 by default: one script at full speed fits (each app's SDL requests are limited below
+    /// SDL Core's own limit anyway); `--rate-limit` changes it.
     public var requestsPerSecond: Int
     /// How long an HTTP connection may sit between requests, or stall while sending one, before the
     /// server closes it; a response in progress (an SSE stream) is never cut. 60 s.
@@ -23,7 +27,7 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
 
     public init(
         bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize,
-        webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = 50, idleTimeout: Duration = .seconds(60),
+        webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = GatewayLimits.defaultRequestsPerSecond, idleTimeout: Duration = .seconds(60),
         authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15)
     ) {
         self.bodySize = bodySize
