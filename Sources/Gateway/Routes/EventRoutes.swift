@@ -221,10 +221,16 @@ struct EventRoutes: Sendable {
             } catch {
                 return (nil, { Self.reply(id: nil, error) })
             }
-            let filter = EventFilter(
-                types: filterMessage["types"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) },
-                names: filterMessage["names"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
-            )
+            // The same rules as `?types=` and `?names=`: an unknown type is refused, not ignored.
+            let filter: EventFilter
+            do {
+                filter = try EventFilter(
+                    types: filterMessage["types"]?.arrayValue.map { $0.compactMap(\.stringValue).joined(separator: ",") },
+                    names: filterMessage["names"]?.arrayValue.map { $0.compactMap(\.stringValue).joined(separator: ",") }
+                )
+            } catch {
+                return (nil, { Self.reply(id: nil, error) })
+            }
             subscription.setFilter(filter)
             return (nil, { ["filter": filter.json] })
         }

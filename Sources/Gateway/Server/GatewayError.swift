@@ -138,7 +138,15 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
             error.code == .rateLimited
             ? "\(error.detail) (the app's SDL request limit, kept below SDL Core's so that Core never unregisters the app for flooding; it cannot be raised)"
             : error.detail
-        self.init(code, detail, retryAfter: error.code == .rateLimited ? 1 : nil)
+        // A validation refusal lists its issues however it was reached (the RPC route, the
+        // subscription routes, a batch): "Function $.path: …; $.other: …" → one issue per path.
+        let issues =
+            code == .invalidParameters
+            ? error.detail.split(separator: "; ").map { issue in
+                issue.firstIndex(of: "$").map { String(issue[$0...]) } ?? String(issue)
+            }
+            : []
+        self.init(code, detail, issues: issues, retryAfter: error.code == .rateLimited ? 1 : nil)
     }
 
     /// Any error thrown while handling a request, as a gateway error.

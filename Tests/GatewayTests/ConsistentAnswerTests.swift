@@ -1,0 +1,60 @@
+import Gateway
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import SDLProtocol
+import SDLTransport
+import Testing
+
+/// Issue "What a new user tripped over", defect 8: the same question gets the same answer
+/// whichever way it is asked.
+@Suite("Consistent answers", .timeLimit(.minutes(1)))
+struct ConsistentAnswerTests {
+    @Test("Simulator routes on a gateway without --simulate: 404 saying the simulator is off, not 405 'allowed: POST'")
+    func simulatorOff() async throws {
+        let configuration = GatewayConfiguration(port: 0, sessions: .init(defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: 1)))
+        let (application, _) = try await buildApplication(configuration, logger: Logger(label: "test"))
+        try await application.test(.router) { client in
+            for (method, path) in [(HTTPRequest.Method.post, "/v1/simulator/buttons/OK/press"), (.get, "/v1/simulator/apps")] {
+                try await client.execute(uri: path, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { response in
+                    #expect(response.status == .notFound, "\(method) \(path)")
+                    #expect(response.json?["detail"]?.stringValue?.contains("simulator is off") == true)
+                }
+            }
+        }
+    }
+
+    @Test("A WebSocket filter with an unknown type is refused like ?types= (400 invalid-query), and the old filter stays")
+    func webSocketFilterIsChecked() async throws {
+        try await GatewayHarness.withGateway(mode: .live) { client, _, _ in
+            try await GatewayHarness.createApp(client)
+            try await client.execute(uri: "/v1/apps/demo/events?types=bogus", method: .get, headers: [.accept: "text/event-stream"]) { response in
+                #expect(response.status == .badRequest)
+            }
+            _ = try await client.ws("/v1/apps/demo/events?types=connection") { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                try await outbound.write(.text(#"{"filter":{"types":["bogus"]}}"#))
+                let reply = try await LiveEventTests.read(&messages) { $0["status"] != nil || $0["filter"] != nil }.last
+                #expect(reply?["status"] == 400)
+                #expect(reply?["problem"]?["type"] == "urn:sdl-gateway:problem:invalid-query")
+            }
+        }
+    }
+}
+
+extension ConsistentAnswerTests {
+    @Test("An unknown button on the subscription route lists its issues like any validation refusal")
+    func unknownButtonHasIssues() async throws {
+        try await GatewayHarness.withGateway { client, _, _ in
+            try await GatewayHarness.createApp(client)
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/NOPE", method: .put) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.json?["issues"]?.arrayValue?.first?.stringValue?.hasPrefix("$.buttonName") == true, "\(String(buffer: response.body))")
+            }
+        }
+    }
+}
