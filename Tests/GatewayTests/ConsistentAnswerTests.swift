@@ -58,3 +58,17 @@ extension ConsistentAnswerTests {
         }
     }
 }
+
+extension ConsistentAnswerTests {
+    @Test("An empty upload says the file is empty (422 empty-file), not that the parameters do not match the spec")
+    func emptyUpload() async throws {
+        try await GatewayHarness.withGateway { client, _, _ in
+            try await GatewayHarness.createApp(client)
+            try await client.execute(uri: "/v1/apps/demo/files/empty.png", method: .put, headers: [.contentLength: "0"], body: ByteBuffer()) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.problemType == "empty-file")
+                #expect(response.json?["title"] == "The file is empty")
+            }
+        }
+    }
+}

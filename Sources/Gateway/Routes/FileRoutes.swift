@@ -55,6 +55,9 @@ struct FileRoutes: Sendable {
             guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else {
                 throw GatewayError(.lengthRequired, "send the file with a Content-Length")
             }
+            guard length > 0 else {
+                throw GatewayError(.emptyFile, "the body is empty: PutFile sends at least one byte (SDL Core refuses an empty file)")
+            }
             guard length <= limits.fileSize else {
                 throw GatewayError(.bodyTooLarge, "files are limited to \(limits.fileSize) bytes, this one has \(length)")
             }

@@ -28,6 +28,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let notFound = Code(rawValue: "not-found")
         public static let unknownFunction = Code(rawValue: "unknown-function")
         public static let invalidParameters = Code(rawValue: "invalid-parameters")
+        public static let emptyFile = Code(rawValue: "empty-file")
         public static let notPermitted = Code(rawValue: "not-permitted")
         public static let rateLimited = Code(rawValue: "rate-limited")
         public static let tooManyPendingRequests = Code(rawValue: "too-many-pending-requests")
@@ -79,7 +80,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .forbidden, .originNotAllowed, .notPermitted, .coreNotAllowed: .forbidden
         case .appNotFound, .notFound, .unknownFunction: .notFound
         case .appExists: .conflict
-        case .invalidParameters: .unprocessableContent
+        case .invalidParameters, .emptyFile: .unprocessableContent
         case .rateLimited, .tooManyPendingRequests: .tooManyRequests
         case .notConnected, .linkLost, .cancelled, .tooManyClients: .serviceUnavailable
         case .timedOut: .gatewayTimeout
@@ -169,6 +170,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .appNotFound: "No such app"
         case .unauthorized: "A bearer token is required"
         case .forbidden: "The token does not allow this"
+        case .emptyFile: "The file is empty"
         default: code.rawValue.replacingOccurrences(of: "-", with: " ").capitalizedFirst
         }
     }
