@@ -72,3 +72,18 @@ extension ConsistentAnswerTests {
         }
     }
 }
+
+extension ConsistentAnswerTests {
+    @Test("events?names= takes vehicle data names of the spec, like vehicle-data?names= (422 naming the unknown one)")
+    func eventNamesAreChecked() async throws {
+        try await GatewayHarness.withGateway { client, _, _ in
+            try await GatewayHarness.createApp(client)
+            for path in ["/v1/apps/demo/events?names=bogus", "/v1/events?names=speed,bogus", "/v1/apps/demo/vehicle-data?names=bogus"] {
+                try await client.execute(uri: path, method: .get, headers: [.accept: "text/event-stream"]) { response in
+                    #expect(response.status == .unprocessableContent, "\(path)")
+                    #expect(response.json?["issues"]?.arrayValue?.first?.stringValue?.hasPrefix("$.bogus") == true, "\(path)")
+                }
+            }
+        }
+    }
+}

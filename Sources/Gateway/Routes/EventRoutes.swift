@@ -6,6 +6,7 @@ import NIOCore
 import NIOWebSocket
 import SDLClient
 import SDLProtocol
+import SDLSpec
 import ServiceLifecycle
 import Synchronization
 
@@ -40,10 +41,26 @@ struct EventRoutes: Sendable {
     func stream(_ request: Request, app: String?) throws(GatewayError) -> Stream {
         if let app { _ = try apps.session(app) }
         let filter = try EventFilter(types: request.uri.queryParameters.get("types"), names: request.uri.queryParameters.get("names"))
+        try checkNames(filter)
         var since = try Query.int(request, "since", in: 0...Int64.max).map { UInt64($0) }
         if since == nil, app != nil, let last = request.headers[.lastEventID], let value = UInt64(last) { since = value }
         guard since == nil || app != nil else { throw GatewayError(.invalidQuery, "since applies to one app's events: use /v1/apps/{id}/events") }
         return Stream(app: app, filter: filter, since: since)
+    }
+
+    /// `names` are vehicle data names of the RPC spec (OnVehicleData's parameters), as
+    /// `GET …/vehicle-data?names=` requires: a misspelt name is a 422, not a stream that stays quiet.
+    func checkNames(_ filter: EventFilter) throws(GatewayError) {
+        guard let names = filter.names,
+            let known = apps.options.catalog.function(named: "OnVehicleData", messageType: .notification).map({ Set($0.parameters.map(\.name)) })
+        else { return }
+        let unknown = names.subtracting(known).sorted()
+        guard unknown.isEmpty else {
+            throw GatewayError(
+                .invalidParameters, "names: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not vehicle data of the RPC spec",
+                issues: unknown.map { "$.\($0): not a parameter of OnVehicleData" }
+            )
+        }
     }
 
     /// A browser's WebSocket must come from an allowed origin or from the gateway's own pages
@@ -228,6 +245,7 @@ struct EventRoutes: Sendable {
                     types: filterMessage["types"]?.arrayValue.map { $0.compactMap(\.stringValue).joined(separator: ",") },
                     names: filterMessage["names"]?.arrayValue.map { $0.compactMap(\.stringValue).joined(separator: ",") }
                 )
+                try checkNames(filter)
             } catch {
                 return (nil, { Self.reply(id: nil, error) })
             }
