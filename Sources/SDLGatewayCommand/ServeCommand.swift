@@ -93,6 +93,17 @@ struct ServeCommand: AsyncParsableCommand {
             }
         )
         let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES || error.errnoCode == EADDRNOTAVAIL {
+            throw ListenError(address: "\(listen.host):\(listen.port)", reason: error.errnoCode == EADDRINUSE ? "the address is in use (another sdl-gateway?)" : "\(error)")
+        }
+    }
+
+    /// The API could not listen where it was told: said with the address, not as a bind(2) call.
+    struct ListenError: Error, CustomStringConvertible {
+        var address: String
+        var reason: String
+        var description: String { "cannot listen on \(address): \(reason); choose another with --listen (SDL_GATEWAY_LISTEN)" }
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOPosix
 import NIOHTTP1
 import SDLProtocol
 import Testing
@@ -120,5 +121,24 @@ struct ServeEndToEndTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus != 0)
+    }
+
+    @Test("A listen address in use stops start-up with a message naming it (it said bind(descriptor:ptr:bytes:))")
+    func listenAddressInUse() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else { return }
+        let holder = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(holder.localAddress?.port)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--simulate", "--listen", "127.0.0.1:\(port)", "--log-level", "error"]
+        let errors = Pipe()
+        process.standardOutput = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        try await holder.close()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus != 0)
+        #expect(text.contains("cannot listen on 127.0.0.1:\(port): the address is in use"), "\(text)")
     }
 }
