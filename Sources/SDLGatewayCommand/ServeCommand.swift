@@ -22,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
             Every option can also come from the environment (SDL_GATEWAY_LISTEN, SDL_GATEWAY_CORE, \
             SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
             SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
-            the command line wins over the environment, which wins over the file.
+            the command line wins over the environment, which wins over the file. Settings are checked strictly: \
+            an unknown key or SDL_GATEWAY_ variable, a value of the wrong type, or a boolean variable other than \
+            1/0, true/false, yes/no or on/off stops start-up with a message naming it.
             """
     )
 

@@ -19,7 +19,17 @@ import SDLTransport
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}]}
 /// ```
+///
+/// Mistakes stop start-up naming the setting and what it accepts: an unknown key in the file or
+/// `SDL_GATEWAY_*` variable, a value of the wrong JSON type, a boolean variable other than
+/// 1/0, true/false, yes/no, on/off, a log level not in the list.
 struct ServeSettings {
+    static let variables = [
+        "SDL_GATEWAY_LISTEN", "SDL_GATEWAY_CORE", "SDL_GATEWAY_ALLOW_CORES", "SDL_GATEWAY_SIMULATE", "SDL_GATEWAY_CONFIG",
+        "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL",
+        "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT",
+    ]
+
     var listen: HostPort
     var core: SDLTransportAddress
     var allowedCores: [SDLTransportAddress] = []
@@ -29,23 +39,30 @@ struct ServeSettings {
     var configuration: GatewayConfiguration
 
     init(command: ServeCommand, environment: [String: String]) throws {
-        let file = try (command.config ?? environment["SDL_GATEWAY_CONFIG"]).map(Self.readConfig) ?? [:]
-        func setting(_ option: String?, _ variable: String, _ key: String) -> String? {
-            option ?? environment[variable] ?? file[key]?.stringValue
+        try SettingsValue.checkVariables(environment, prefix: "SDL_GATEWAY_", known: Self.variables)
+        let file = try (command.config ?? environment["SDL_GATEWAY_CONFIG"]).map { try ServeConfigFile(path: $0) } ?? ServeConfigFile()
+        // Each source is checked even when a higher one decides, so a mistake does not wait for the day it matters.
+        func setting(_ option: String?, _ variable: String, _ key: String) throws -> String? {
+            let fromFile = try file.string(key)
+            return option ?? environment[variable] ?? fromFile
         }
-        func flag(_ option: Bool, _ variable: String, _ key: String) -> Bool {
-            option || environment[variable] == "1" || environment[variable] == "true" || file[key]?.boolValue == true
+        func flag(_ option: Bool, _ variable: String, _ key: String) throws -> Bool {
+            let fromEnvironment = try SettingsValue.bool(environment, variable)
+            let fromFile = try file.bool(key)
+            return option || (fromEnvironment ?? fromFile ?? false)
         }
-        listen = try HostPort(setting(command.listen, "SDL_GATEWAY_LISTEN", "listen") ?? "127.0.0.1:8080", option: "--listen")
+        listen = try HostPort(try setting(command.listen, "SDL_GATEWAY_LISTEN", "listen") ?? "127.0.0.1:8080", option: "--listen")
+        let coreText = try setting(command.core, "SDL_GATEWAY_CORE", "core") ?? "tcp://127.0.0.1:12345"
         do throws(SDLTransportError) {
-            core = try SDLTransportAddress(setting(command.core, "SDL_GATEWAY_CORE", "core") ?? "tcp://127.0.0.1:12345")
+            core = try SDLTransportAddress(coreText)
         } catch {
             throw ValidationError("--core: \(error.detail)")
         }
-        simulate = flag(command.simulate, "SDL_GATEWAY_SIMULATE", "simulate")
+        simulate = try flag(command.simulate, "SDL_GATEWAY_SIMULATE", "simulate")
+        let fileCores = try file.strings("allowedCores")
         let cores = !command.allowedCores.isEmpty ? command.allowedCores
             : environment["SDL_GATEWAY_ALLOW_CORES"].map { $0.split(separator: ",").map(String.init) }
-            ?? (file["allowedCores"]?.arrayValue ?? []).compactMap(\.stringValue)
+            ?? fileCores ?? []
         for text in cores {
             do throws(SDLTransportError) {
                 allowedCores.append(try SDLTransportAddress(text))
@@ -53,10 +70,18 @@ struct ServeSettings {
                 throw ValidationError("--allow-core: \(error.detail)")
             }
         }
-        let level = command.logLevel?.rawValue ?? environment["SDL_GATEWAY_LOG_LEVEL"] ?? file["logLevel"]?.stringValue ?? "info"
-        guard let logLevel = Logger.Level(rawValue: level) else { throw ValidationError("log level \(level) is not one of trace … critical") }
-        self.logLevel = logLevel
-        if let spec = setting(command.rpcSpec, "SDL_GATEWAY_RPC_SPEC", "rpcSpec") {
+        let fromEnvironment = try SettingsValue.choice(environment, "SDL_GATEWAY_LOG_LEVEL", of: Logger.Level.self)
+        let fromFile = try file.string("logLevel").map { level in
+            guard let logLevel = Logger.Level(rawValue: level) else {
+                let accepted = Logger.Level.allCases.map(\.rawValue)
+                throw ValidationError(
+                    "config file: \"logLevel\" is \(level), not one of \(accepted.joined(separator: ", "))\(SettingsValue.suggestion(for: level, among: accepted))."
+                )
+            }
+            return logLevel
+        }
+        logLevel = command.logLevel ?? fromEnvironment ?? fromFile ?? .info
+        if let spec = try setting(command.rpcSpec, "SDL_GATEWAY_RPC_SPEC", "rpcSpec") {
             catalog = try SDLCatalog(contentsOf: URL(fileURLWithPath: spec))
         } else {
             catalog = .builtIn
@@ -68,28 +93,35 @@ struct ServeSettings {
             let (token, scope) = try Self.token(argument)
             configuration.tokens[token] = scope
         }
-        if tokenArguments.isEmpty, let tokens = file["tokens"]?.objectValue {
+        let tokens = try file.object("tokens") ?? [:]
+        if tokenArguments.isEmpty {
             for (token, scope) in tokens {
-                guard let scope = scope.stringValue.flatMap(TokenScope.init(rawValue:)) else { throw ValidationError("config tokens: scope must be read or control") }
+                guard let scope = scope.stringValue.flatMap(TokenScope.init(rawValue:)) else {
+                    throw ValidationError("config file: a token's scope in \"tokens\" must be \"read\" or \"control\".")
+                }
                 try Self.checkToken(token)
                 configuration.tokens[token] = scope
             }
         }
+        let fileOrigins = try file.strings("corsOrigins")
         let origins = !command.corsOrigins.isEmpty ? command.corsOrigins
             : environment["SDL_GATEWAY_CORS_ORIGINS"].map { $0.split(separator: ",").map(String.init) }
-            ?? (file["corsOrigins"]?.arrayValue ?? []).compactMap(\.stringValue)
+            ?? fileOrigins ?? []
         configuration.corsOrigins = Set(origins)
-        configuration.publicDirectory = setting(command.publicDirectory, "SDL_GATEWAY_PUBLIC", "public")
-        if let limits = file["limits"] {
+        configuration.publicDirectory = try setting(command.publicDirectory, "SDL_GATEWAY_PUBLIC", "public")
+        if let limits = try file.object("limits") {
             let defaults = GatewayLimits()
+            func int(_ key: String, _ value: Int, minimum: Int = 1) throws -> Int {
+                try ServeConfigFile.int(limits, "limits", key, default: value, minimum: minimum)
+            }
             configuration.limits = GatewayLimits(
-                bodySize: try Self.int(limits, "bodySize", default: defaults.bodySize),
-                fileSize: try Self.int(limits, "fileSize", default: defaults.fileSize),
-                webSocketMessageSize: try Self.int(limits, "webSocketMessageSize", default: defaults.webSocketMessageSize),
-                requestsPerSecond: try Self.int(limits, "requestsPerSecond", default: defaults.requestsPerSecond, minimum: 0),
-                idleTimeout: .seconds(try Self.int(limits, "idleTimeout", default: Int(defaults.idleTimeout.components.seconds))),
-                authFailuresPerMinute: try Self.int(limits, "authFailuresPerMinute", default: defaults.authFailuresPerMinute, minimum: 0),
-                eventStreamKeepAlive: .seconds(try Self.int(limits, "eventStreamKeepAlive", default: Int(defaults.eventStreamKeepAlive.components.seconds)))
+                bodySize: try int("bodySize", defaults.bodySize),
+                fileSize: try int("fileSize", defaults.fileSize),
+                webSocketMessageSize: try int("webSocketMessageSize", defaults.webSocketMessageSize),
+                requestsPerSecond: try int("requestsPerSecond", defaults.requestsPerSecond, minimum: 0),
+                idleTimeout: .seconds(try int("idleTimeout", Int(defaults.idleTimeout.components.seconds))),
+                authFailuresPerMinute: try int("authFailuresPerMinute", defaults.authFailuresPerMinute, minimum: 0),
+                eventStreamKeepAlive: .seconds(try int("eventStreamKeepAlive", Int(defaults.eventStreamKeepAlive.components.seconds)))
             )
         }
         if let rate = command.rateLimit ?? environment["SDL_GATEWAY_RATE_LIMIT"].map({ text -> Int in Int(text) ?? -1 }) {
@@ -98,15 +130,15 @@ struct ServeSettings {
             }
             configuration.limits.requestsPerSecond = rate
         }
-        if let events = file["events"] {
+        if let events = try file.object("events") {
             let defaults = EventHub.Limits()
             configuration.events = EventHub.Limits(
-                ringCapacity: try Self.int(events, "ringCapacity", default: defaults.ringCapacity),
-                clientQueueCapacity: try Self.int(events, "clientQueueCapacity", default: defaults.clientQueueCapacity),
-                maximumClients: try Self.int(events, "maximumClients", default: defaults.maximumClients)
+                ringCapacity: try ServeConfigFile.int(events, "events", "ringCapacity", default: defaults.ringCapacity),
+                clientQueueCapacity: try ServeConfigFile.int(events, "events", "clientQueueCapacity", default: defaults.clientQueueCapacity),
+                maximumClients: try ServeConfigFile.int(events, "events", "maximumClients", default: defaults.maximumClients)
             )
         }
-        for (index, app) in (file["apps"]?.arrayValue ?? []).enumerated() {
+        for (index, app) in (try file.array("apps") ?? []).enumerated() {
             guard let members = app.objectValue else { throw ValidationError("config apps[\(index)] must be an object") }
             do {
                 let request = try AppCreateBody(members)
@@ -120,23 +152,10 @@ struct ServeSettings {
         configuration.sessions = GatewayApps.Options(defaultCore: core, catalog: catalog, allowedCores: allowedCores)
         self.configuration = configuration
 
-        let insecure = flag(command.insecure, "SDL_GATEWAY_INSECURE", "insecure")
+        let insecure = try flag(command.insecure, "SDL_GATEWAY_INSECURE", "insecure")
         if configuration.tokens.isEmpty, !insecure, !Self.isLoopback(listen.host) {
             throw ValidationError("listening on \(listen.host) without a token exposes the head unit: give --token TOKEN (or --insecure)")
         }
-    }
-
-    static func readConfig(_ path: String) throws -> [String: SDLJSON] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ValidationError("cannot read the config file \(path): \(error.localizedDescription)")
-        }
-        guard data.count <= 1 << 20, let object = (try? SDLJSON.parse([UInt8](data)))?.objectValue else {
-            throw ValidationError("the config file \(path) is not a JSON object (of at most 1 MiB)")
-        }
-        return object
     }
 
     /// `TOKEN` (control) or `TOKEN:read` / `TOKEN:control`.
@@ -159,14 +178,6 @@ struct ServeSettings {
         guard token.count >= 8, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || allowed.contains($0)) }) else {
             throw ValidationError("a token has at least 8 characters: letters, digits and -._~+!#$%&'*^`| (try: openssl rand -hex 32)")
         }
-    }
-
-    static func int(_ object: SDLJSON, _ key: String, default value: Int, minimum: Int = 1) throws -> Int {
-        guard let member = object[key] else { return value }
-        guard let number = member.intValue, number >= minimum, number <= Int64(Int32.max) else {
-            throw ValidationError("config \(key) must be an integer of at least \(minimum)")
-        }
-        return Int(number)
     }
 
     static func isLoopback(_ host: String) -> Bool {

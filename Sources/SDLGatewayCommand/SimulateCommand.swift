@@ -22,7 +22,8 @@ struct SimulateCommand: AsyncParsableCommand {
             message, any path); both reach the same head unit. The control API on --control \
             (JSON over HTTP) changes HMI levels, presses buttons, answers interactions, sets vehicle data \
             and injects faults. Every option can also come from an environment variable: \
-            SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN, SDL_SIMULATOR_CONTROL, SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE …
+            SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN, SDL_SIMULATOR_CONTROL, SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE …; \
+            the flags take 1/0, true/false, yes/no or on/off, and anything else stops start-up.
             """
     )
 
@@ -38,11 +39,11 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Where the control API listens (host:port; port 0 picks one).")
     var control: String = ProcessInfo.processInfo.environment["SDL_SIMULATOR_CONTROL"] ?? "127.0.0.1:12346"
 
-    @Option(help: "open: every RPC allowed; default: SDL Core's default policy for unknown apps (Base-4).")
-    var policy: PolicyOption = PolicyOption(rawValue: ProcessInfo.processInfo.environment["SDL_SIMULATOR_POLICY"] ?? "open") ?? .open
+    @Option(help: "open (the default): every RPC allowed; default: SDL Core's default policy for unknown apps (Base-4).")
+    var policy: PolicyOption?
 
     @Flag(help: "Bring each new app to FULL shortly after it registers.")
-    var autoActivate = ProcessInfo.processInfo.environment["SDL_SIMULATOR_AUTO_ACTIVATE"] == "1"
+    var autoActivate = false
 
     @Option(help: "An OpenXC trace (newline-delimited JSON) to replay as the vehicle, instead of a generated drive.")
     var trace: String?
@@ -63,14 +64,33 @@ struct SimulateCommand: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     @Flag(help: "Allow the control API, which has no tokens, to listen beyond loopback.")
-    var insecure = ProcessInfo.processInfo.environment["SDL_SIMULATOR_INSECURE"] == "1"
+    var insecure = false
 
-    enum PolicyOption: String, ExpressibleByArgument {
+    enum PolicyOption: String, CaseIterable, ExpressibleByArgument {
         case open
         case `default`
     }
 
-    func validate() throws {
+    static let variables = [
+        "SDL_SIMULATOR_LISTEN", "SDL_SIMULATOR_WS_LISTEN", "SDL_SIMULATOR_CONTROL", "SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_AUTO_ACTIVATE",
+        "SDL_SIMULATOR_INSECURE", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_PROFILE",
+    ]
+
+    /// Takes the policy and the flags from the environment where the command line does not give
+    /// them, refusing an unknown `SDL_SIMULATOR_*` variable, a policy other than open or default
+    /// and a flag other than 1/0, true/false, yes/no or on/off.
+    mutating func readEnvironment(_ environment: [String: String]) throws {
+        try SettingsValue.checkVariables(environment, prefix: "SDL_SIMULATOR_", known: Self.variables)
+        let policy = try SettingsValue.choice(environment, "SDL_SIMULATOR_POLICY", of: PolicyOption.self)
+        self.policy = self.policy ?? policy
+        let autoActivate = try SettingsValue.bool(environment, "SDL_SIMULATOR_AUTO_ACTIVATE")
+        self.autoActivate = self.autoActivate || autoActivate == true
+        let insecure = try SettingsValue.bool(environment, "SDL_SIMULATOR_INSECURE")
+        self.insecure = self.insecure || insecure == true
+    }
+
+    mutating func validate() throws {
+        try readEnvironment(ProcessInfo.processInfo.environment)
         _ = try HostPort(listen, option: "--listen")
         let controlAddress = try HostPort(control, option: "--control")
         // The control API drives the simulated car and has no tokens (serve --simulate mounts it
@@ -125,7 +145,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if let profile = profile ?? environment["SDL_SIMULATOR_PROFILE"] {
             configuration.profile = try SimulatorProfile(contentsOfFile: profile)
         }
-        configuration.policy = policy == .open ? .open : .sdlDefault
+        configuration.policy = policy == .default ? .sdlDefault : .open
         configuration.autoActivate = autoActivate
         configuration.timeScale = timeScale
         if let trace = trace ?? environment["SDL_SIMULATOR_TRACE"] {

@@ -78,6 +78,104 @@ struct ServeSettingsTests {
         #expect(throws: (any Error).self) { try Self.settings(["--config", try Self.configFile(#"{"apps": [{"appName": "No id"}]}"#)]) }
     }
 
+    /// The message that refuses these settings, nil when they are accepted.
+    static func refusal(_ arguments: [String], environment: [String: String] = [:]) -> String? {
+        do {
+            _ = try settings(arguments, environment: environment)
+            return nil
+        } catch {
+            return (error as? ValidationError)?.message ?? "\(error)"
+        }
+    }
+
+    static func refusal(config text: String, environment: [String: String] = [:]) throws -> String? {
+        refusal(["--config", try configFile(text)], environment: environment)
+    }
+
+    @Test("A misspelt key in the config file is refused with the closest accepted one")
+    func misspeltKey() throws {
+        let message = try #require(try Self.refusal(config: #"{"limits": {"requestPerSecond": 10}}"#))
+        #expect(message.contains("requestPerSecond") && message.contains("did you mean requestsPerSecond?"), "\(message)")
+        #expect(message.contains("bodySize"), "lists the accepted keys: \(message)")
+    }
+
+    @Test("An unknown top-level key or events key is refused, naming it")
+    func unknownKeys() throws {
+        let message = try #require(try Self.refusal(config: #"{"listen": "127.0.0.1:9000", "simualte": true}"#))
+        #expect(message.contains("\"simualte\"") && message.contains("did you mean simulate?"), "\(message)")
+        let nothingClose = try #require(try Self.refusal(config: #"{"colour": "blue"}"#))
+        #expect(nothingClose.contains("\"colour\"") && !nothingClose.contains("did you mean"), "\(nothingClose)")
+        #expect(try Self.refusal(config: #"{"events": {"ringCapacty": 10}}"#)?.contains("did you mean ringCapacity?") == true)
+    }
+
+    @Test("Wrong JSON types are refused naming the key and the expected type; booleans must be JSON booleans")
+    func wrongTypes() throws {
+        let simulate = try #require(try Self.refusal(config: #"{"simulate": "yes"}"#))
+        #expect(simulate.contains("\"simulate\"") && simulate.contains("boolean") && simulate.contains("string"), "\(simulate)")
+        #expect(try Self.refusal(config: #"{"insecure": 1}"#)?.contains("\"insecure\" must be a boolean") == true)
+        let limit = try #require(try Self.refusal(config: #"{"limits": {"bodySize": "1MiB"}}"#))
+        #expect(limit.contains("limits.bodySize") && limit.contains("integer") && limit.contains("string"), "\(limit)")
+        #expect(try Self.refusal(config: #"{"limits": 50}"#)?.contains("\"limits\" must be an object") == true)
+        #expect(try Self.refusal(config: #"{"events": []}"#)?.contains("\"events\" must be an object") == true)
+        #expect(try Self.refusal(config: #"{"listen": 8080}"#)?.contains("\"listen\" must be a string") == true)
+        #expect(try Self.refusal(config: #"{"allowedCores": ["ws://127.0.0.1:2020", 2020]}"#)?.contains("array of strings") == true)
+        #expect(try Self.refusal(config: #"{"corsOrigins": "http://dash.example"}"#)?.contains("array of strings") == true)
+        #expect(try Self.refusal(config: #"{"tokens": ["file-token-1"]}"#)?.contains("\"tokens\" must be an object") == true)
+        #expect(try Self.refusal(config: #"{"apps": {"id": "radio"}}"#)?.contains("\"apps\" must be an array") == true)
+        let level = try #require(try Self.refusal(config: #"{"logLevel": "verbose"}"#))
+        #expect(level.contains("logLevel") && level.contains("trace, debug, info"), "\(level)")
+        // A wrong type is refused even where a higher source decides.
+        #expect(Self.refusal(["--config", try Self.configFile(#"{"simulate": "on"}"#), "--simulate"]) != nil)
+        #expect((try Self.settings(["--config", try Self.configFile(#"{"simulate": true, "insecure": false}"#)])).simulate)
+    }
+
+    @Test("Environment booleans: 1/0, true/false, yes/no, on/off in any case; anything else names the variable")
+    func environmentBooleans() throws {
+        for spelling in ["1", "true", "yes", "on", "YES", "On", "TRUE"] {
+            #expect(try Self.settings([], environment: ["SDL_GATEWAY_SIMULATE": spelling]).simulate, "\(spelling)")
+        }
+        for spelling in ["0", "false", "no", "off", "No"] {
+            #expect(try !Self.settings([], environment: ["SDL_GATEWAY_SIMULATE": spelling]).simulate, "\(spelling)")
+        }
+        let maybe = try #require(Self.refusal([], environment: ["SDL_GATEWAY_SIMULATE": "maybe"]))
+        #expect(maybe.contains("SDL_GATEWAY_SIMULATE=maybe") && maybe.contains("yes/no"), "\(maybe)")
+        #expect(Self.refusal([], environment: ["SDL_GATEWAY_INSECURE": "y"])?.contains("SDL_GATEWAY_INSECURE") == true)
+        #expect((try? Self.settings(["--listen", "0.0.0.0:8080"], environment: ["SDL_GATEWAY_INSECURE": "on"])) != nil)
+        // The environment wins over the file, both ways.
+        let file = try Self.configFile(#"{"simulate": true}"#)
+        #expect(try !Self.settings(["--config", file], environment: ["SDL_GATEWAY_SIMULATE": "off"]).simulate)
+    }
+
+    @Test("An unknown SDL_GATEWAY_ variable or log level is refused with the accepted ones")
+    func environmentNamesAndLevels() throws {
+        let misspelt = try #require(Self.refusal([], environment: ["SDL_GATEWAY_SIMULATED": "1"]))
+        #expect(misspelt.contains("SDL_GATEWAY_SIMULATED") && misspelt.contains("did you mean SDL_GATEWAY_SIMULATE?"), "\(misspelt)")
+        let level = try #require(Self.refusal([], environment: ["SDL_GATEWAY_LOG_LEVEL": "verbose"]))
+        #expect(level.contains("SDL_GATEWAY_LOG_LEVEL=verbose") && level.contains("trace, debug, info, notice, warning, error, critical"), "\(level)")
+        #expect("\(try Self.settings([], environment: ["SDL_GATEWAY_LOG_LEVEL": "DEBUG"]).logLevel)" == "debug")
+        #expect(throws: (any Error).self) { try ServeCommand.parse(["--log-level", "verbose"]) }
+    }
+
+    @Test("simulate: SDL_SIMULATOR_ flags take the same boolean spellings, the policy open or default; mistakes are refused")
+    func simulatorEnvironment() throws {
+        var command = try SimulateCommand.parse([])
+        try command.readEnvironment(["SDL_SIMULATOR_AUTO_ACTIVATE": "yes", "SDL_SIMULATOR_INSECURE": "on", "SDL_SIMULATOR_POLICY": "default"])
+        #expect(command.autoActivate && command.insecure && command.policy == .default)
+        var off = try SimulateCommand.parse([])
+        try off.readEnvironment(["SDL_SIMULATOR_AUTO_ACTIVATE": "0", "SDL_SIMULATOR_INSECURE": "false"])
+        #expect(!off.autoActivate && !off.insecure && off.policy == nil)
+        var maybe = try SimulateCommand.parse([])
+        let activate = #expect(throws: ValidationError.self) { try maybe.readEnvironment(["SDL_SIMULATOR_AUTO_ACTIVATE": "maybe"]) }
+        #expect(activate?.message.contains("SDL_SIMULATOR_AUTO_ACTIVATE=maybe") == true && activate?.message.contains("on/off") == true)
+        let insecure = #expect(throws: ValidationError.self) { try maybe.readEnvironment(["SDL_SIMULATOR_INSECURE": "2"]) }
+        #expect(insecure?.message.contains("SDL_SIMULATOR_INSECURE") == true)
+        let policy = #expect(throws: ValidationError.self) { try maybe.readEnvironment(["SDL_SIMULATOR_POLICY": "closed"]) }
+        #expect(policy?.message.contains("open, default") == true)
+        let name = #expect(throws: ValidationError.self) { try maybe.readEnvironment(["SDL_SIMULATOR_AUTOACTIVATE": "1"]) }
+        #expect(name?.message.contains("did you mean SDL_SIMULATOR_AUTO_ACTIVATE?") == true)
+        #expect(throws: (any Error).self) { try SimulateCommand.parse(["--policy", "closed"]) }
+    }
+
     @Test("simulate: the control API, which has no tokens, listens beyond loopback only with --insecure")
     func simulatorControlStaysOnLoopback() throws {
         #expect(throws: (any Error).self) { try SimulateCommand.parse(["--control", "0.0.0.0:12346"]) }

@@ -1,0 +1,73 @@
+import ArgumentParser
+
+/// Checks the text of a setting from the environment against what it accepts, for `serve` and
+/// `simulate`: booleans, enumerated values and the names of the variables themselves. A mistake
+/// stops start-up with a `ValidationError` naming the variable and what it accepts, instead of
+/// falling back to a default.
+enum SettingsValue {
+    static let trueSpellings: Set<String> = ["1", "true", "yes", "on"]
+    static let falseSpellings: Set<String> = ["0", "false", "no", "off"]
+    /// How the messages list the boolean spellings.
+    static let booleanSpellings = "1/0, true/false, yes/no or on/off (any case)"
+
+    /// The boolean in `variable`, nil when it is not set.
+    static func bool(_ environment: [String: String], _ variable: String) throws -> Bool? {
+        guard let text = environment[variable] else { return nil }
+        let spelling = text.lowercased()
+        if trueSpellings.contains(spelling) { return true }
+        if falseSpellings.contains(spelling) { return false }
+        throw ValidationError("\(variable)=\(text) is not a boolean: use \(booleanSpellings).")
+    }
+
+    /// The value of `variable` among the cases of `Value` (compared without case), nil when it is not set.
+    static func choice<Value: RawRepresentable & CaseIterable>(
+        _ environment: [String: String], _ variable: String, of type: Value.Type = Value.self
+    ) throws -> Value? where Value.RawValue == String {
+        guard let text = environment[variable] else { return nil }
+        let spelling = text.lowercased()
+        if let value = Value.allCases.first(where: { $0.rawValue.lowercased() == spelling }) { return value }
+        let accepted = Value.allCases.map(\.rawValue)
+        throw ValidationError("\(variable)=\(text) is not one of \(accepted.joined(separator: ", "))\(suggestion(for: text, among: accepted)).")
+    }
+
+    /// Refuses a variable with `prefix` that is not in `known`: a misspelt name would otherwise be ignored.
+    static func checkVariables(_ environment: [String: String], prefix: String, known: [String]) throws {
+        let unknown = environment.keys.filter { $0.hasPrefix(prefix) && !known.contains($0) }.sorted()
+        guard let name = unknown.first else { return }
+        throw ValidationError(
+            "\(name) is not a setting\(suggestion(for: name, among: known)); the \(prefix)* variables are \(known.joined(separator: ", "))."
+        )
+    }
+
+    /// Refuses a key of the config file that is not in `accepted`, e.g. `config file: unknown key
+    /// "limits.requestPerSecond" (did you mean requestsPerSecond?); limits accepts bodySize, …`.
+    /// `section` is nil at the top level.
+    static func checkKeys(_ keys: some Sequence<String>, accepted: [String], in section: String?) throws {
+        guard let key = keys.filter({ !accepted.contains($0) }).sorted().first else { return }
+        let path = section.map { "\($0).\(key)" } ?? key
+        throw ValidationError(
+            "config file: unknown key \"\(path)\"\(suggestion(for: key, among: accepted)); \(section ?? "the top level") accepts \(accepted.joined(separator: ", "))."
+        )
+    }
+
+    /// ` (did you mean NAME?)` for the accepted name closest to `text`, or nothing when none is close.
+    static func suggestion(for text: String, among accepted: [String]) -> String {
+        let scored = accepted.map { ($0, editDistance(text.lowercased(), $0.lowercased())) }
+        guard let (name, distance) = scored.min(by: { $0.1 < $1.1 }), distance <= max(2, name.count / 3) else { return "" }
+        return " (did you mean \(name)?)"
+    }
+
+    /// The Levenshtein distance: insertions, deletions and substitutions of one character.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, character) in a.enumerated() {
+            var current = [i + 1]
+            for (j, other) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == other ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
