@@ -110,6 +110,33 @@ struct ServeEndToEndTests {
         print("sdl-gateway serve shut down in \(took)")
     }
 
+    @Test("Five create/delete cycles of one app id, then SIGTERM exits within 5 s")
+    func createDeleteCyclesThenSIGTERM() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
+            Issue.record("build sdl-gateway first (swift build): \(Self.executable.path) is missing")
+            return
+        }
+        let server = try Server.start()
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let base = server.baseURL
+        var lastSeqs: [Int64] = []
+        for _ in 1...5 {
+            let created = try await Self.send(.POST, "\(base)/v1/apps", json: ["id": "demo", "appName": "Demo", "appID": "demo-app"])
+            #expect(created.status == 201)
+            lastSeqs.append(created.body?["lastEventSeq"]?.intValue ?? 0)
+            let deleted = try await Self.send(.DELETE, "\(base)/v1/apps/demo")
+            #expect(deleted.status == 204)
+        }
+        // Each app re-created under the id numbers its events after the deleted one's.
+        #expect(lastSeqs == lastSeqs.sorted() && Set(lastSeqs).count == 5, "\(lastSeqs)")
+        let stopped = ContinuousClock.now
+        server.process.terminate()  // SIGTERM
+        server.process.waitUntilExit()
+        let took = ContinuousClock.now - stopped
+        #expect(server.process.terminationStatus == 0)
+        #expect(took < .seconds(5))
+    }
+
     @Test("Listening beyond loopback without a token is refused at start")
     func refusesOpenNonLoopback() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else { return }

@@ -52,6 +52,9 @@ public final class GatewayApps: Service, Sendable {
     /// What the gateway knows about an app beyond its session.
     private struct AppInfo: Sendable {
         var core: SDLTransportAddress
+        /// This app's incarnation of its id on the hub (``EventHub/openApp(_:)``): the pump of an
+        /// earlier app with the id publishes nothing into it and settles none of its waiters.
+        var incarnation: UInt64
         var files: Set<String> = []
         var spaceAvailable: Int64?
         /// Registered once or closed: `POST /v1/apps` stops waiting.
@@ -62,14 +65,25 @@ public final class GatewayApps: Service, Sendable {
     private struct State: Sendable {
         var apps: [String: AppInfo] = [:]
         var nextWaiter: UInt64 = 0
+        /// The event pumps created and not yet ended, by incarnation, with the callers of
+        /// ``delete(id:)`` waiting for one to end.
+        var pumps: [UInt64: [CheckedContinuation<Void, Never>]] = [:]
+    }
+
+    /// An app for ``run()`` to pump the events of.
+    private struct NewApp: Sendable {
+        var id: String
+        var incarnation: UInt64
+        var session: SDLAppSession
     }
 
     public let options: Options
     public let hub: EventHub
     let registry: SDLAppRegistry
     private let state = Mutex(State())
-    private let newApps: AsyncStream<(String, SDLAppSession)>
-    private let newAppsContinuation: AsyncStream<(String, SDLAppSession)>.Continuation
+    private let newApps: AsyncStream<NewApp>
+    private let newAppsContinuation: AsyncStream<NewApp>.Continuation
+
     private let logger: Logger
 
     public init(options: Options = Options(), hub: EventHub = EventHub(), logger: Logger) {
@@ -89,8 +103,8 @@ public final class GatewayApps: Service, Sendable {
                 try? await gracefulShutdown()
                 await self.shutdown()
             }
-            for await (id, session) in newApps {
-                group.addTask { await self.pump(id, session) }
+            for await app in newApps {
+                group.addTask { await self.pump(app) }
             }
         }
     }
@@ -102,22 +116,43 @@ public final class GatewayApps: Service, Sendable {
         newAppsContinuation.finish()
     }
 
-    /// Publishes a session's events until it ends.
-    private func pump(_ id: String, _ session: SDLAppSession) async {
-        for await event in session.events {
+    /// Event pumps created and not yet ended (apps whose session has not ended yet).
+    var pumpCount: Int { state.withLock { $0.pumps.count } }
+
+    /// Apps the gateway keeps information about.
+    var appInfoCount: Int { state.withLock { $0.apps.count } }
+
+    /// Publishes a session's events until it ends, then wakes the deletes waiting for that.
+    private func pump(_ app: NewApp) async {
+        let (id, incarnation) = (app.id, app.incarnation)
+        for await event in app.session.events {
             let (type, data) = AppEventMapping.map(event)
-            let (_, delivered, dropped) = hub.publish(app: id, type: type, data: data)
+            let (delivered, dropped) = hub.publish(app: id, incarnation: incarnation, type: type, data: data).map { ($0.delivered, $0.dropped) } ?? (0, 0)
             Counter(label: "sdl_gateway_events_published_total", dimensions: [("type", type)]).increment()
             if delivered > 0 { Counter(label: "sdl_gateway_events_delivered_total").increment(by: delivered) }
             if dropped > 0 { Counter(label: "sdl_gateway_events_dropped_total").increment(by: dropped) }
             if case .lost(let count) = event { Counter(label: "sdl_gateway_events_lost_total").increment(by: count) }
             if case .connection(let connectionState, _) = event {
-                if connectionState == .registered || connectionState == .closed { settle(id) }
+                if connectionState == .registered || connectionState == .closed { settle(id, incarnation) }
                 recordSessionStates()
             }
         }
-        settle(id)
+        settle(id, incarnation)
         recordSessionStates()
+        let deletes = state.withLock { $0.pumps.removeValue(forKey: incarnation) } ?? []
+        deletes.forEach { $0.resume() }
+    }
+
+    /// Waits until the event pump of `incarnation` ended (at once if it did).
+    private func pumpEnded(_ incarnation: UInt64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let running = state.withLock { state -> Bool in
+                guard state.pumps[incarnation] != nil else { return false }
+                state.pumps[incarnation]?.append(continuation)
+                return true
+            }
+            if !running { continuation.resume() }
+        }
     }
 
     private func recordSessionStates() {
@@ -128,8 +163,9 @@ public final class GatewayApps: Service, Sendable {
         }
     }
 
-    private func settle(_ id: String) {
+    private func settle(_ id: String, _ incarnation: UInt64) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.apps[id]?.incarnation == incarnation else { return [] }
             state.apps[id]?.settled = true
             defer { state.apps[id]?.waiters = [:] }
             return state.apps[id].map { Array($0.waiters.values) } ?? []
@@ -183,8 +219,10 @@ public final class GatewayApps: Service, Sendable {
                 throw GatewayError(error)
             }
             let id = registry.all.first { $0.session === session }?.id ?? ""
-            state.apps[id] = AppInfo(core: core)
-            newAppsContinuation.yield((id, session))
+            let incarnation = hub.openApp(id)
+            state.apps[id] = AppInfo(core: core, incarnation: incarnation)
+            state.pumps[incarnation] = []
+            newAppsContinuation.yield(NewApp(id: id, incarnation: incarnation, session: session))
             return id
         }
         logger.info("app added", metadata: ["gateway.app": "\(id)", "sdl.core": "\(core)"])
@@ -204,11 +242,21 @@ public final class GatewayApps: Service, Sendable {
         return session
     }
 
-    /// Unregisters and forgets app `id`; whether there was one.
+    /// Unregisters and forgets app `id`; whether there was one. Returns once its session and
+    /// event pump ended (its last events, up to `closed`, reached its clients) and its events
+    /// were forgotten, so nothing of it is left behind and an app re-created under the id starts
+    /// an empty event stream whose seqs continue after the deleted app's. (The pump is
+    /// ``run()``'s: with the service not running, a delete waits for it.)
     public func delete(id: String) async -> Bool {
-        guard await registry.remove(id: id) else { return false }
-        state.withLock { _ = $0.apps.removeValue(forKey: id) }
-        hub.removeApp(id)
+        guard let incarnation = state.withLock({ $0.apps[id]?.incarnation }), await registry.remove(id: id) else { return false }
+        await pumpEnded(incarnation)
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.apps[id]?.incarnation == incarnation, let info = state.apps.removeValue(forKey: id) else { return [] }
+            return Array(info.waiters.values)
+        }
+        // A create still waiting for this app stops waiting (it finds the app gone).
+        waiters.forEach { $0.resume() }
+        hub.removeApp(id, incarnation: incarnation)
         logger.info("app removed", metadata: ["gateway.app": "\(id)"])
         return true
     }

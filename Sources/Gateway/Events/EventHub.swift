@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import NIOCore
 import SDLProtocol
 import Synchronization
 
@@ -41,8 +42,19 @@ public final class EventHub: Sendable {
         var queue: EventClientQueue
     }
 
+    /// One incarnation of an app id: its ring and the token its publisher holds.
+    private struct AppEvents: Sendable {
+        var ring: EventRing
+        var incarnation: UInt64
+    }
+
     private struct State: Sendable {
-        var rings: [String: EventRing] = [:]
+        var rings: [String: AppEvents] = [:]
+        /// The last seq of removed app ids, so that an app re-created under one continues after
+        /// it; at most ``EventHub/retiredLimit``, the oldest removal forgotten first.
+        var retired: [String: UInt64] = [:]
+        var retiredOrder = CircularBuffer<String>()
+        var nextIncarnation: UInt64 = 1
         var clients: [UInt64: Client] = [:]
         var nextClientID: UInt64 = 1
         var closed = false
@@ -55,27 +67,71 @@ public final class EventHub: Sendable {
         self.limits = limits
     }
 
+    /// How many removed app ids the hub remembers the last seq of (default 10,000: 8 bytes and
+    /// the id each). An app re-created under one of them continues its numbering, so a client's
+    /// `since` or `Last-Event-ID` from the removed app never skips the new app's events. An id
+    /// removed longer ago, behind this many other removals, starts again at 1 — as after a restart
+    /// of the gateway.
+    public static let retiredLimit = 10_000
+
     public var clientCount: Int { state.withLock { $0.clients.count } }
 
-    /// The seq of the app's newest event (0 before any).
-    public func lastSeq(app: String) -> UInt64 { state.withLock { $0.rings[app]?.lastSeq ?? 0 } }
+    /// Apps with a ring now (removed apps have none).
+    var appCount: Int { state.withLock { $0.rings.count } }
+
+    /// Removed app ids whose last seq is remembered.
+    var retiredCount: Int { state.withLock { $0.retired.count } }
+
+    /// The seq of the app's newest event (0 before any; the last of a removed app with this id
+    /// while it is remembered).
+    public func lastSeq(app: String) -> UInt64 { state.withLock { $0.rings[app]?.ring.lastSeq ?? $0.retired[app] ?? 0 } }
+
+    /// Starts a new incarnation of app `app`: an empty ring whose seqs continue after those of
+    /// any earlier app with this id. Returns its token for ``publish(app:incarnation:type:data:time:)``.
+    public func openApp(_ app: String) -> UInt64 {
+        state.withLock { state in
+            let incarnation = state.nextIncarnation
+            state.nextIncarnation += 1
+            let after = state.rings[app]?.ring.lastSeq ?? state.retired[app] ?? 0
+            state.rings[app] = AppEvents(ring: EventRing(app: app, capacity: limits.ringCapacity, after: after), incarnation: incarnation)
+            return incarnation
+        }
+    }
 
     /// Records an event of `app` and offers it to every client that wants it. Returns the event,
     /// how many clients it was queued for and how many dropped it.
     @discardableResult
     public func publish(app: String, type: String, data: SDLJSON, time: Date = .now) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
         state.withLock { state in
-            var ring = state.rings[app] ?? EventRing(app: app, capacity: limits.ringCapacity)
-            let event = ring.append(type: type, data: data, time: time)
-            state.rings[app] = ring
-            var delivered = 0
-            var dropped = 0
-            for client in state.clients.values where client.app == nil || client.app == app {
-                guard let filtered = client.filter.apply(event) else { continue }
-                if client.queue.push(filtered) { delivered += 1 } else { dropped += 1 }
+            if state.rings[app] == nil {
+                let ring = EventRing(app: app, capacity: limits.ringCapacity, after: state.retired[app] ?? 0)
+                state.rings[app] = AppEvents(ring: ring, incarnation: 0)
             }
-            return (event, delivered, dropped)
+            return Self.publish(app: app, type: type, data: data, time: time, state: &state)
         }
+    }
+
+    /// Records an event of incarnation `incarnation` of `app` (``openApp(_:)``), as
+    /// ``publish(app:type:data:time:)``; nil, recording nothing, once that incarnation was removed
+    /// or replaced: a deleted app's last events never reach the app re-created under its id.
+    @discardableResult
+    public func publish(app: String, incarnation: UInt64, type: String, data: SDLJSON, time: Date = .now) -> (event: GatewayEvent, delivered: Int, dropped: Int)? {
+        state.withLock { state in
+            guard state.rings[app]?.incarnation == incarnation else { return nil }
+            return Self.publish(app: app, type: type, data: data, time: time, state: &state)
+        }
+    }
+
+    private static func publish(app: String, type: String, data: SDLJSON, time: Date, state: inout State) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
+        // The callers made sure the ring exists.
+        guard let event = state.rings[app]?.ring.append(type: type, data: data, time: time) else { preconditionFailure("no ring for \(app)") }
+        var delivered = 0
+        var dropped = 0
+        for client in state.clients.values where client.app == nil || client.app == app {
+            guard let filtered = client.filter.apply(event) else { continue }
+            if client.queue.push(filtered) { delivered += 1 } else { dropped += 1 }
+        }
+        return (event, delivered, dropped)
     }
 
     /// A new client of one app's events (`app`) or of every app's (nil). With `since`, the
@@ -88,9 +144,9 @@ public final class EventHub: Sendable {
                 throw GatewayError(.tooManyClients, "\(limits.maximumClients) event clients are connected already")
             }
             let queue = EventClientQueue(capacity: limits.clientQueueCapacity)
-            if let app, let since, let ring = state.rings[app] {
+            if let app, let since, let ring = state.rings[app]?.ring {
                 let (missed, events) = ring.events(after: since)
-                queue.pushGap(app: app, missed: missed, lastSeq: since + missed)
+                queue.pushGap(app: app, missed: missed, lastSeq: max(since, ring.startSeq) + missed)
                 for event in events { if let filtered = filter.apply(event) { queue.push(filtered) } }
             }
             let id = state.nextClientID
@@ -118,10 +174,18 @@ public final class EventHub: Sendable {
         Gauge(label: "sdl_gateway_event_clients").record(count)
     }
 
-    /// Forgets an app's kept events (the app was deleted); its clients' streams end.
-    public func removeApp(_ app: String) {
-        let queues = state.withLock { state in
-            state.rings[app] = nil
+    /// Forgets an app's kept events (the app was deleted) but remembers its last seq
+    /// (``retiredLimit``); its clients' streams end.
+    /// With `incarnation`, only that incarnation is removed (not an app re-created meanwhile).
+    public func removeApp(_ app: String, incarnation: UInt64? = nil) {
+        let queues = state.withLock { state -> [EventClientQueue] in
+            guard incarnation == nil || state.rings[app]?.incarnation == incarnation else { return [] }
+            if let removed = state.rings.removeValue(forKey: app) {
+                if state.retired.updateValue(removed.ring.lastSeq, forKey: app) == nil { state.retiredOrder.append(app) }
+                while state.retiredOrder.count > Self.retiredLimit, let oldest = state.retiredOrder.popFirst() {
+                    state.retired[oldest] = nil
+                }
+            }
             let ids = state.clients.filter { $0.value.app == app }.map(\.key)
             return ids.compactMap { state.clients.removeValue(forKey: $0)?.queue }
         }

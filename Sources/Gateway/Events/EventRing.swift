@@ -2,7 +2,8 @@ import Foundation
 import NIOCore
 import SDLProtocol
 
-/// The last ``capacity`` events of one app, numbered from 1 (ARCHITECTURE.md, Events): what a
+/// The last ``capacity`` events of one app, numbered from 1, or from `after + 1` for a re-created
+/// app id so that seqs never repeat for an id (ARCHITECTURE.md, Events): what a
 /// client that reconnects with `since=SEQ` (or SSE `Last-Event-ID`) gets back. Pure: time is
 /// passed in.
 public struct EventRing: Sendable {
@@ -11,13 +12,20 @@ public struct EventRing: Sendable {
     public let app: String
     public let capacity: Int
     private var ring: CircularBuffer<GatewayEvent>
-    /// The seq of the newest event; 0 before any.
+    /// The seq the ring's first event followed (0, or the last seq of an earlier app with this
+    /// id): events up to it belong to that app, never to this one's `since` replays or gaps.
+    public let startSeq: UInt64
+    /// The seq of the newest event; ``startSeq`` before any.
     public private(set) var lastSeq: UInt64 = 0
 
-    public init(app: String, capacity: Int = EventRing.defaultCapacity) {
+    /// - Parameter after: the seq the first event follows (the last seq of an earlier app with
+    ///   this id); the ring starts empty.
+    public init(app: String, capacity: Int = EventRing.defaultCapacity, after: UInt64 = 0) {
         precondition(capacity > 0, "an event ring keeps at least one event")
         self.app = app
         self.capacity = capacity
+        self.lastSeq = after
+        self.startSeq = after
         self.ring = CircularBuffer(initialCapacity: min(capacity, 1024))
     }
 
@@ -37,7 +45,10 @@ public struct EventRing: Sendable {
     /// The events after `since`, oldest first, and how many of those are no longer kept (the
     /// `gap` a client is told about). A `since` beyond the newest event (a stream from another
     /// run of the gateway) replays nothing.
+    /// A `since` before ``startSeq`` counts from ``startSeq``: the earlier app's events are not
+    /// this app's, nor missed.
     public func events(after since: UInt64) -> (missed: UInt64, events: [GatewayEvent]) {
+        let since = max(since, startSeq)
         guard since < lastSeq else { return (0, []) }
         let missed = firstSeq > since + 1 ? firstSeq - since - 1 : 0
         let start = Int(max(since + 1, firstSeq) - firstSeq)
