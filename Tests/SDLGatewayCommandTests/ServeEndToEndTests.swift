@@ -44,6 +44,26 @@ struct ServeEndToEndTests {
         }
     }
 
+    /// Fails the test (never skips it) when the executable was not built beside the tests.
+    static func requireExecutable() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build sdl-gateway first (swift build): \(executable.path) is missing")
+    }
+
+    /// Runs `sdl-gateway ARGUMENTS` to its end: its exit status and what it wrote to stderr.
+    static func runToExit(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        try requireExecutable()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardOutput = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     struct ServeError: Error, CustomStringConvertible {
         let output: String
         var description: String { "sdl-gateway serve did not start: \(output)" }
@@ -64,10 +84,7 @@ struct ServeEndToEndTests {
 
     @Test("Register, Show, subscribe and stream vehicle data over SSE, upload a file, then SIGTERM exits within 5 s")
     func walkthrough() async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
-            Issue.record("build sdl-gateway first (swift build): \(Self.executable.path) is missing")
-            return
-        }
+        try Self.requireExecutable()
         let server = try Server.start()
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
@@ -112,10 +129,7 @@ struct ServeEndToEndTests {
 
     @Test("Five create/delete cycles of one app id, then SIGTERM exits within 5 s")
     func createDeleteCyclesThenSIGTERM() async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
-            Issue.record("build sdl-gateway first (swift build): \(Self.executable.path) is missing")
-            return
-        }
+        try Self.requireExecutable()
         let server = try Server.start()
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
@@ -139,33 +153,18 @@ struct ServeEndToEndTests {
 
     @Test("Listening beyond loopback without a token is refused at start")
     func refusesOpenNonLoopback() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else { return }
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--simulate", "--listen", "0.0.0.0:0"]
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let (status, errors) = try Self.runToExit(["serve", "--simulate", "--listen", "0.0.0.0:0"])
+        #expect(status != 0)
+        #expect(errors.contains("without a token"), "\(errors)")
     }
 
     @Test("A listen address in use stops start-up with a message naming it (it said bind(descriptor:ptr:bytes:))")
     func listenAddressInUse() async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else { return }
         let holder = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(holder.localAddress?.port)
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--simulate", "--listen", "127.0.0.1:\(port)", "--log-level", "error"]
-        let errors = Pipe()
-        process.standardOutput = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
+        let (status, errors) = try Self.runToExit(["serve", "--simulate", "--listen", "127.0.0.1:\(port)", "--log-level", "error"])
         try await holder.close()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus != 0)
-        #expect(text.contains("cannot listen on 127.0.0.1:\(port): the address is in use"), "\(text)")
+        #expect(status != 0)
+        #expect(errors.contains("cannot listen on 127.0.0.1:\(port): the address is in use"), "\(errors)")
     }
 }
