@@ -85,6 +85,10 @@ struct ServeCommand: AsyncParsableCommand {
             announce("SDL head unit (simulated) on 127.0.0.1:\(port)")
             companion.services.append(SimulatorService(simulator: simulated, bound: bound))
             companion.routeGroups.append(SimulatorControlRoutes.gatewayRouteGroup(simulated))
+        } else {
+            companion.routeGroups.append(
+                .unavailable(path: "v1/simulator", operations: SimulatorControlRoutes.operations, detail: "the simulator is off: its control API exists under sdl-gateway serve --simulate")
+            )
         }
         let listen = settings.listen
         let headUnit = settings.configuration.sessions.defaultCore

@@ -8,6 +8,7 @@ import Logging
 import NIOCore
 import SDLProtocol
 import SDLTransport
+import SimulatorControl
 import Testing
 
 /// Issue "What a new user tripped over", defect 8: the same question gets the same answer
@@ -17,7 +18,9 @@ struct ConsistentAnswerTests {
     @Test("Simulator routes on a gateway without --simulate: 404 saying the simulator is off, not 405 'allowed: POST'")
     func simulatorOff() async throws {
         let configuration = GatewayConfiguration(port: 0, sessions: .init(defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: 1)))
-        let (application, _) = try await buildApplication(configuration, logger: Logger(label: "test"))
+        // What `serve` without `--simulate` hands the gateway.
+        let off = GatewayRouteGroup.unavailable(path: "v1/simulator", operations: SimulatorControlRoutes.operations, detail: "the simulator is off")
+        let (application, _) = try await buildApplication(configuration, companion: GatewayCompanion(routeGroups: [off]), logger: Logger(label: "test"))
         try await application.test(.router) { client in
             for (method, path) in [(HTTPRequest.Method.post, "/v1/simulator/buttons/OK/press"), (.get, "/v1/simulator/apps")] {
                 try await client.execute(uri: path, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { response in

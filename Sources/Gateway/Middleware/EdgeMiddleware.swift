@@ -64,11 +64,7 @@ struct EdgeMiddleware: RouterMiddleware {
         case let error as HTTPError where error.status == .notFound:
             let allowed = Self.allowedMethods(for: request.uri.path, operations: operations)
             guard !allowed.isEmpty else {
-                let path = request.uri.path
-                let simulatorOff = (path == "/v1/simulator" || path.hasPrefix("/v1/simulator/")) && !operations.contains { $0.path.hasPrefix("/v1/simulator/") }
-                gatewayError = GatewayError(
-                    .notFound, simulatorOff ? "the simulator is off: its control API exists under sdl-gateway serve --simulate" : "no route \(request.method) \(path)"
-                )
+                gatewayError = GatewayError(.notFound, "no route \(request.method) \(request.uri.path)")
                 break
             }
             var headers = HTTPFields()

@@ -20,4 +20,18 @@ public struct GatewayRouteGroup: Sendable {
 
     /// The operations with their full paths.
     public var mountedOperations: [APIOperation] { operations.map { $0.mounted(at: "/\(path)/") } }
+
+    /// A group the command knows of but does not run (the simulator without `--simulate`): each
+    /// of its operations answers 404 with `detail`, instead of "no route" or a 405.
+    public static func unavailable(path: String, operations: [APIOperation], detail: String) -> GatewayRouteGroup {
+        GatewayRouteGroup(path: path, operations: operations) { group in
+            for operation in operations {
+                guard let method = HTTPRequest.Method(operation.method) else { continue }
+                let route = operation.path.split(separator: "/").map { $0.hasPrefix("{") ? ":" + $0.dropFirst().dropLast() : $0 }.joined(separator: "/")
+                group.on(RouterPath(route), method: method) { _, _ -> Response in
+                    throw GatewayError(.notFound, detail)
+                }
+            }
+        }
+    }
 }
