@@ -109,6 +109,7 @@ let package = Package(
             dependencies: [
                 "SDLProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

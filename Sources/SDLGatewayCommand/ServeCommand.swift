@@ -22,6 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
             Every option can also come from the environment (SDL_GATEWAY_LISTEN, SDL_GATEWAY_CORE, \
             SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
             SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
+            the simulator's options of --simulate take the variables of sdl-gateway simulate (SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, \
+            SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE) and the file's "simulator" object; \
             the command line wins over the environment, which wins over the file. Settings are checked strictly: \
             an unknown key or SDL_GATEWAY_ variable, a value of the wrong type, or a boolean variable other than \
             1/0, true/false, yes/no or on/off stops start-up with a message naming it.
@@ -39,6 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "Run the head-unit simulator in-process (auto-activate, open policy) and use it as the head unit.")
     var simulate = false
+
+    @OptionGroup(title: "Simulator (with --simulate)")
+    var simulator: SimulatorOptions
 
     @Option(help: "A JSON config file (options, limits and apps to register at start).")
     var config: String?
@@ -71,12 +76,14 @@ struct ServeCommand: AsyncParsableCommand {
         let prometheus = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: prometheus))
 
+        // A port in use is said before anything starts (not after the simulator announced itself).
+        try await Self.checkListenAddress(settings.listen)
         var companion = GatewayCompanion()
         if settings.simulate {
             var headUnit = HeadUnitConfiguration()
             headUnit.autoActivate = true
-            headUnit.policy = .open
             headUnit.catalog = settings.catalog
+            try settings.headUnit?.apply(to: &headUnit)
             let simulated = SimulatedHeadUnit(configuration: headUnit, logger: logger)
             // Bound once, here: the port the apps connect to is the one the simulator holds.
             let bound = try await simulated.bind([.tcp(host: "127.0.0.1", port: 0)])
@@ -101,8 +108,22 @@ struct ServeCommand: AsyncParsableCommand {
         let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES || error.errnoCode == EADDRNOTAVAIL {
-            throw ListenError(address: "\(listen.host):\(listen.port)", reason: error.errnoCode == EADDRINUSE ? "the address is in use (another sdl-gateway?)" : "\(error)")
+        } catch let error as IOError where ListenError.isListenFailure(error) {
+            throw ListenError(address: "\(listen.host):\(listen.port)", error: error)
+        }
+    }
+
+    /// Binds `address` once and lets it go, so that a port in use (or an address this machine
+    /// does not have) stops start-up before the simulator or any app starts. Port 0 always binds.
+    static func checkListenAddress(_ address: HostPort) async throws {
+        guard address.port != 0 else { return }
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: address.host, port: address.port).get()
+            try await channel.close()
+        } catch let error as IOError {
+            throw ListenError(address: "\(address.host):\(address.port)", error: error)
         }
     }
 
@@ -111,5 +132,14 @@ struct ServeCommand: AsyncParsableCommand {
         var address: String
         var reason: String
         var description: String { "cannot listen on \(address): \(reason); choose another with --listen (SDL_GATEWAY_LISTEN)" }
+
+        init(address: String, error: IOError) {
+            self.address = address
+            self.reason = error.errnoCode == EADDRINUSE ? "the address is in use (another sdl-gateway?)" : "\(error)"
+        }
+
+        static func isListenFailure(_ error: IOError) -> Bool {
+            [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode)
+        }
     }
 }

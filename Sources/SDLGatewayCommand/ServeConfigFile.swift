@@ -8,7 +8,7 @@ import SDLProtocol
 struct ServeConfigFile {
     static let keys = [
         "listen", "core", "allowedCores", "simulate", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "insecure",
-        "limits", "events", "apps",
+        "limits", "events", "apps", "simulator",
     ]
     static let limitsKeys = [
         "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive",
@@ -30,6 +30,9 @@ struct ServeConfigFile {
         }
         if let events = try object("events") {
             try SettingsValue.checkKeys(events.keys, accepted: Self.eventsKeys, in: "events")
+        }
+        if let simulator = try object("simulator") {
+            try SettingsValue.checkKeys(simulator.keys, accepted: SimulatorOptions.fileKeys, in: "simulator")
         }
     }
 

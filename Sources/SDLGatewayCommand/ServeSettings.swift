@@ -17,7 +17,8 @@ import SDLTransport
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
 ///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
-///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}]}
+///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}],
+///  "simulator": {"policy": "default", "trace": "drive.json", "traceSpeed": 2, "profile": "head-unit.json", "timeScale": 0.1}}
 /// ```
 ///
 /// Mistakes stop start-up naming the setting and what it accepts: an unknown key in the file or
@@ -34,6 +35,8 @@ struct ServeSettings {
     var core: SDLTransportAddress
     var allowedCores: [SDLTransportAddress] = []
     var simulate: Bool
+    /// The simulator's options with `simulate` (nil without it).
+    var headUnit: SimulatorOptions.Resolved?
     var logLevel: Logger.Level
     var catalog: SDLCatalog
     var configuration: GatewayConfiguration
@@ -59,6 +62,16 @@ struct ServeSettings {
             throw ValidationError("--core: \(error.detail)")
         }
         simulate = try flag(command.simulate, "SDL_GATEWAY_SIMULATE", "simulate")
+        try SettingsValue.checkVariables(environment, prefix: "SDL_SIMULATOR_", known: SimulateCommand.variables)
+        let simulatorSection = try file.object("simulator")
+        let resolved = try command.simulator.resolved(environment: environment, file: simulatorSection)
+        if simulate {
+            headUnit = resolved
+        } else if let option = command.simulator.given.first {
+            throw ValidationError("\(option) is an option of the simulator: add --simulate (or use sdl-gateway simulate).")
+        } else if simulatorSection != nil {
+            throw ValidationError("config file: \"simulator\" sets the simulator's options, but the simulator is off: add \"simulate\": true or --simulate.")
+        }
         let fileCores = try file.strings("allowedCores")
         let cores = !command.allowedCores.isEmpty ? command.allowedCores
             : environment["SDL_GATEWAY_ALLOW_CORES"].map { $0.split(separator: ",").map(String.init) }

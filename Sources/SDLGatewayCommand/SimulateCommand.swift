@@ -22,7 +22,8 @@ struct SimulateCommand: AsyncParsableCommand {
             message, any path); both reach the same head unit. The control API on --control \
             (JSON over HTTP) changes HMI levels, presses buttons, answers interactions, sets vehicle data \
             and injects faults. Every option can also come from an environment variable: \
-            SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN, SDL_SIMULATOR_CONTROL, SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE …; \
+            SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN, SDL_SIMULATOR_CONTROL, SDL_SIMULATOR_AUTO_ACTIVATE, SDL_SIMULATOR_INSECURE, \
+            SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE; \
             the flags take 1/0, true/false, yes/no or on/off, and anything else stops start-up.
             """
     )
@@ -39,23 +40,11 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Where the control API listens (host:port; port 0 picks one).")
     var control: String = ProcessInfo.processInfo.environment["SDL_SIMULATOR_CONTROL"] ?? "127.0.0.1:12346"
 
-    @Option(help: "open (the default): every RPC allowed; default: SDL Core's default policy for unknown apps (Base-4).")
-    var policy: PolicyOption?
+    @OptionGroup(title: "Head unit")
+    var headUnit: SimulatorOptions
 
     @Flag(help: "Bring each new app to FULL shortly after it registers.")
     var autoActivate = false
-
-    @Option(help: "An OpenXC trace (newline-delimited JSON) to replay as the vehicle, instead of a generated drive.")
-    var trace: String?
-
-    @Option(help: "Replay speed of --trace (2 = twice as fast).")
-    var traceSpeed: Double = 1
-
-    @Option(help: "A JSON capability profile replacing the built-in one.")
-    var profile: String?
-
-    @Option(help: "Multiplies how long alerts, speech, sliders and interactions take (0.1 = ten times faster).")
-    var timeScale: Double = 1
 
     @Option(help: "A MOBILE_API.xml to validate against instead of the built-in rpc_spec 8.0.0.")
     var rpcSpec: String?
@@ -66,23 +55,17 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "Allow the control API, which has no tokens, to listen beyond loopback.")
     var insecure = false
 
-    enum PolicyOption: String, CaseIterable, ExpressibleByArgument {
-        case open
-        case `default`
-    }
-
     static let variables = [
-        "SDL_SIMULATOR_LISTEN", "SDL_SIMULATOR_WS_LISTEN", "SDL_SIMULATOR_CONTROL", "SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_AUTO_ACTIVATE",
-        "SDL_SIMULATOR_INSECURE", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_PROFILE",
-    ]
+        "SDL_SIMULATOR_LISTEN", "SDL_SIMULATOR_WS_LISTEN", "SDL_SIMULATOR_CONTROL", "SDL_SIMULATOR_AUTO_ACTIVATE", "SDL_SIMULATOR_INSECURE",
+    ] + SimulatorOptions.variables
 
-    /// Takes the policy and the flags from the environment where the command line does not give
-    /// them, refusing an unknown `SDL_SIMULATOR_*` variable, a policy other than open or default
-    /// and a flag other than 1/0, true/false, yes/no or on/off.
+    /// Takes the head unit's options and the flags from the environment where the command line
+    /// does not give them, refusing an unknown `SDL_SIMULATOR_*` variable, a policy other than
+    /// open or default, a speed or scale that is not a number in range and a flag other than
+    /// 1/0, true/false, yes/no or on/off.
     mutating func readEnvironment(_ environment: [String: String]) throws {
         try SettingsValue.checkVariables(environment, prefix: "SDL_SIMULATOR_", known: Self.variables)
-        let policy = try SettingsValue.choice(environment, "SDL_SIMULATOR_POLICY", of: PolicyOption.self)
-        self.policy = self.policy ?? policy
+        _ = try headUnit.resolved(environment: environment)
         let autoActivate = try SettingsValue.bool(environment, "SDL_SIMULATOR_AUTO_ACTIVATE")
         self.autoActivate = self.autoActivate || autoActivate == true
         let insecure = try SettingsValue.bool(environment, "SDL_SIMULATOR_INSECURE")
@@ -99,8 +82,6 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError("the control API on \(controlAddress.host) would let anyone drive the simulated head unit: keep it on loopback, use serve --simulate --token, or give --insecure")
         }
         if let webSocketListen { _ = try HostPort(webSocketListen, option: "--ws-listen") }
-        guard timeScale > 0, timeScale <= 1000 else { throw ValidationError("--time-scale must be above 0 and at most 1000.") }
-        guard traceSpeed > 0, traceSpeed <= 1000 else { throw ValidationError("--trace-speed must be above 0 and at most 1000.") }
     }
 
     func run() async throws {
@@ -110,10 +91,8 @@ struct SimulateCommand: AsyncParsableCommand {
         let simulator = SimulatedHeadUnit(configuration: configuration, logger: logger)
         let sdl = try HostPort(listen, option: "--listen")
         let controlAddress = try HostPort(control, option: "--control")
-        let router = Router()
-        SimulatorControlRoutes(simulator: simulator).add(to: router)
         let controlApp = Application(
-            router: router,
+            router: SimulatorControlRoutes(simulator: simulator).makeRouter(),
             configuration: .init(address: .hostname(controlAddress.host, port: controlAddress.port), serverName: "sdl-gateway-simulator"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? controlAddress.port
@@ -141,16 +120,8 @@ struct SimulateCommand: AsyncParsableCommand {
         if let rpcSpec {
             configuration.catalog = try SDLCatalog(contentsOf: URL(fileURLWithPath: rpcSpec))
         }
-        let environment = ProcessInfo.processInfo.environment
-        if let profile = profile ?? environment["SDL_SIMULATOR_PROFILE"] {
-            configuration.profile = try SimulatorProfile(contentsOfFile: profile)
-        }
-        configuration.policy = policy == .default ? .sdlDefault : .open
         configuration.autoActivate = autoActivate
-        configuration.timeScale = timeScale
-        if let trace = trace ?? environment["SDL_SIMULATOR_TRACE"] {
-            configuration.vehicle = .trace(try OpenXCTrace(contentsOfFile: trace), speed: traceSpeed, loop: true)
-        }
+        try headUnit.resolved(environment: ProcessInfo.processInfo.environment).apply(to: &configuration)
         return configuration
     }
 }

@@ -13,9 +13,21 @@ public struct SimulatorControlRoutes: Sendable {
     public static let maximumFaultDelay: Int64 = 600_000
 
     let simulator: SimulatedHeadUnit
+    /// The SDL appID of an app the gateway knows by another id (`serve --simulate`), so the
+    /// routes take the gateway's app id where they take an appID.
+    let gatewayApp: @Sendable (String) -> String?
 
-    public init(simulator: SimulatedHeadUnit) {
+    /// - Parameter gatewayApp: the SDL appID of the gateway's app with this id, if any.
+    public init(simulator: SimulatedHeadUnit, gatewayApp: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.simulator = simulator
+        self.gatewayApp = gatewayApp
+    }
+
+    /// The appID a path or body names: an app registered with that SDL appID first, else the
+    /// gateway's app with that id (an unknown one stays as given and is a 404 of the head unit).
+    func resolveAppID(_ named: String) -> String {
+        if simulator.snapshot.app(withID: named) != nil { return named }
+        return gatewayApp(named) ?? named
     }
 
     /// Every operation, with its path relative to where the routes are mounted; tests check it
@@ -30,17 +42,26 @@ public struct SimulatorControlRoutes: Sendable {
         APIOperation("DELETE", "faults"),
     ]
 
+    /// The standalone control API of `sdl-gateway simulate`: the routes at `/`, with every
+    /// refusal (an unknown path too) a problem+json answer.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ProblemMiddleware(operations: Self.operations.map { $0.mounted(at: "/") }))
+        add(to: router)
+        return router
+    }
+
     /// Adds the routes to `router` (a router or a group such as `router.group("v1/simulator")`).
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
         router.get("apps") { _, _ -> SDLJSON in
             .array(simulator.snapshot.appList.map(\.json))
         }
         router.get("apps/:appID") { _, context -> SDLJSON in
-            let appID = try context.parameters.decoded("appID")
+            let appID = resolveAppID(try context.parameters.decoded("appID"))
             return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(appID).json }, []) }
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
-            let appID = try context.parameters.decoded("appID")
+            let appID = resolveAppID(try context.parameters.decoded("appID"))
             let body = try await Self.body(request, allowed: ["hmiLevel", "audioStreamingState", "systemContext"])
             let level = try Self.string(body, "hmiLevel")
             let audio = try Self.string(body, "audioStreamingState")
@@ -51,11 +72,11 @@ public struct SimulatorControlRoutes: Sendable {
             }
         }
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
-            let appID = try context.parameters.decoded("appID")
+            let appID = resolveAppID(try context.parameters.decoded("appID"))
             return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(appID).screen.json }, []) }
         }
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
-            let appID = try context.parameters.decoded("appID")
+            let appID = resolveAppID(try context.parameters.decoded("appID"))
             guard let commandID = Int64(try context.parameters.decoded("cmdID")) else {
                 throw HTTPProblem.invalidBody("cmdID must be an integer")
             }
@@ -67,7 +88,7 @@ public struct SimulatorControlRoutes: Sendable {
             }
         }
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
-            let appID = try context.parameters.decoded("appID")
+            let appID = resolveAppID(try context.parameters.decoded("appID"))
             let body = try await Self.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource"])
             let answer = InteractionAnswer(
                 choiceID: try Self.int(body, "choiceID"),
@@ -83,7 +104,7 @@ public struct SimulatorControlRoutes: Sendable {
             let name = try context.parameters.decoded("name")
             let body = try await Self.body(request, optional: true, allowed: ["mode", "appID", "softButtonID"])
             let mode = try Self.string(body, "mode") ?? "SHORT"
-            let appID = try Self.string(body, "appID")
+            let appID = try Self.string(body, "appID").map(resolveAppID)
             let softButtonID = try Self.int(body, "softButtonID")
             return try simulator.perform { unit, now in
                 let (notified, actions) = try Self.control { try unit.pressButton(name, mode: mode, appID: appID, softButtonID: softButtonID, now: now) }
@@ -142,7 +163,7 @@ public struct SimulatorControlRoutes: Sendable {
                     actions = try Self.control {
                         try unit.burst(
                             name, parameters: burst["params"]?.objectValue ?? [:], count: Int(count),
-                            ratePerSecond: burst["ratePerSecond"]?.doubleValue, appID: burst["appID"]?.stringValue, now: now
+                            ratePerSecond: burst["ratePerSecond"]?.doubleValue, appID: burst["appID"]?.stringValue.map(resolveAppID), now: now
                         )
                     }
                     added.append(["burst": .object(burst)])

@@ -47,8 +47,8 @@ enum GatewayHarness {
 
     /// The simulator's control API mounted as `serve --simulate` mounts it.
     static func simulatorRoutes(_ simulator: SimulatedHeadUnit) -> GatewayRouteGroup {
-        GatewayRouteGroup(path: "v1/simulator", operations: SimulatorControlRoutes.operations) { group in
-            SimulatorControlRoutes(simulator: simulator).add(to: group)
+        GatewayRouteGroup(path: "v1/simulator", operations: SimulatorControlRoutes.operations) { group, apps in
+            SimulatorControlRoutes(simulator: simulator, gatewayApp: { apps.sdlAppID(ofApp: $0) }).add(to: group)
         }
     }
 

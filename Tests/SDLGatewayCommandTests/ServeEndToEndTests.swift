@@ -50,18 +50,20 @@ struct ServeEndToEndTests {
     }
 
     /// Runs `sdl-gateway ARGUMENTS` to its end: its exit status and what it wrote to stderr.
-    static func runToExit(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+    static func runToExit(_ arguments: [String]) throws -> (status: Int32, errors: String, output: String) {
         try requireExecutable()
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         let errors = Pipe()
-        process.standardOutput = Pipe()
+        let output = Pipe()
+        process.standardOutput = output
         process.standardError = errors
         try process.run()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process.terminationStatus, text)
+        return (process.terminationStatus, text, printed)
     }
 
     struct ServeError: Error, CustomStringConvertible {
@@ -153,18 +155,49 @@ struct ServeEndToEndTests {
 
     @Test("Listening beyond loopback without a token is refused at start")
     func refusesOpenNonLoopback() throws {
-        let (status, errors) = try Self.runToExit(["serve", "--simulate", "--listen", "0.0.0.0:0"])
+        let (status, errors, _) = try Self.runToExit(["serve", "--simulate", "--listen", "0.0.0.0:0"])
         #expect(status != 0)
         #expect(errors.contains("without a token"), "\(errors)")
     }
 
-    @Test("A listen address in use stops start-up with a message naming it (it said bind(descriptor:ptr:bytes:))")
+    @Test("A listen address in use stops start-up with a message naming it (it said bind(descriptor:ptr:bytes:)), before the simulator starts")
     func listenAddressInUse() async throws {
         let holder = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(holder.localAddress?.port)
-        let (status, errors) = try Self.runToExit(["serve", "--simulate", "--listen", "127.0.0.1:\(port)", "--log-level", "error"])
+        let (status, errors, output) = try Self.runToExit(["serve", "--simulate", "--listen", "127.0.0.1:\(port)", "--log-level", "error"])
         try await holder.close()
         #expect(status != 0)
         #expect(errors.contains("cannot listen on 127.0.0.1:\(port): the address is in use"), "\(errors)")
+        #expect(!output.contains("SDL head unit"), "the simulator started before the refusal: \(output)")
+    }
+
+    @Test("serve --simulate takes the simulator's options (here SDL Core's default policy) and its routes take the gateway's app id")
+    func simulatorOptions() async throws {
+        try Self.requireExecutable()
+        let server = try Server.start(["--policy", "default", "--time-scale", "0.5"])
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let base = server.baseURL
+        let created = try await Self.send(.POST, "\(base)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-app"])
+        #expect(created.status == 201)
+        // The default policy (Base-4) does not grant vehicle data (the permission table the head
+        // unit sent says so); the open policy does.
+        let speed = try await Self.send(.POST, "\(base)/v1/apps/radio/rpc/GetVehicleData", json: ["speed": true])
+        #expect(speed.status == 403, "\(String(describing: speed.body))")
+        #expect(speed.body?["type"] == "urn:sdl-gateway:problem:not-permitted", "\(String(describing: speed.body))")
+        // The simulator's routes find the app by the gateway's id as well as by its SDL appID.
+        let byGatewayID = try await Self.send(.GET, "\(base)/v1/simulator/apps/radio")
+        #expect(byGatewayID.status == 200)
+        #expect(byGatewayID.body?["appID"] == "radio-app")
+        let bySDLAppID = try await Self.send(.GET, "\(base)/v1/simulator/apps/radio-app/screen")
+        #expect(bySDLAppID.status == 200)
+        server.process.terminate()
+        server.process.waitUntilExit()
+    }
+
+    @Test("Simulator options without --simulate are refused naming the option")
+    func simulatorOptionsNeedSimulate() throws {
+        let (status, errors, _) = try Self.runToExit(["serve", "--policy", "default"])
+        #expect(status != 0)
+        #expect(errors.contains("--policy is an option of the simulator: add --simulate"), "\(errors)")
     }
 }

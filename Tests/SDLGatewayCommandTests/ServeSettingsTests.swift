@@ -159,11 +159,14 @@ struct ServeSettingsTests {
     @Test("simulate: SDL_SIMULATOR_ flags take the same boolean spellings, the policy open or default; mistakes are refused")
     func simulatorEnvironment() throws {
         var command = try SimulateCommand.parse([])
-        try command.readEnvironment(["SDL_SIMULATOR_AUTO_ACTIVATE": "yes", "SDL_SIMULATOR_INSECURE": "on", "SDL_SIMULATOR_POLICY": "default"])
-        #expect(command.autoActivate && command.insecure && command.policy == .default)
+        let environment = ["SDL_SIMULATOR_AUTO_ACTIVATE": "yes", "SDL_SIMULATOR_INSECURE": "on", "SDL_SIMULATOR_POLICY": "default"]
+        try command.readEnvironment(environment)
+        let resolvedPolicy = try command.headUnit.resolved(environment: environment).policy
+        #expect(command.autoActivate && command.insecure && resolvedPolicy == .default)
         var off = try SimulateCommand.parse([])
         try off.readEnvironment(["SDL_SIMULATOR_AUTO_ACTIVATE": "0", "SDL_SIMULATOR_INSECURE": "false"])
-        #expect(!off.autoActivate && !off.insecure && off.policy == nil)
+        let defaultPolicy = try off.headUnit.resolved(environment: [:]).policy
+        #expect(!off.autoActivate && !off.insecure && defaultPolicy == .open)
         var maybe = try SimulateCommand.parse([])
         let activate = #expect(throws: ValidationError.self) { try maybe.readEnvironment(["SDL_SIMULATOR_AUTO_ACTIVATE": "maybe"]) }
         #expect(activate?.message.contains("SDL_SIMULATOR_AUTO_ACTIVATE=maybe") == true && activate?.message.contains("on/off") == true)
@@ -174,6 +177,49 @@ struct ServeSettingsTests {
         let name = #expect(throws: ValidationError.self) { try maybe.readEnvironment(["SDL_SIMULATOR_AUTOACTIVATE": "1"]) }
         #expect(name?.message.contains("did you mean SDL_SIMULATOR_AUTO_ACTIVATE?") == true)
         #expect(throws: (any Error).self) { try SimulateCommand.parse(["--policy", "closed"]) }
+    }
+
+    @Test("serve --simulate takes the simulator's options from the command line, SDL_SIMULATOR_* and the file's \"simulator\" object, in that order")
+    func simulatorOptions() throws {
+        let given = try Self.settings(["--simulate", "--policy", "default", "--trace-speed", "2", "--time-scale", "0.1", "--profile", "p.json", "--trace", "t.json"])
+        #expect(given.headUnit == .init(policy: .default, trace: "t.json", traceSpeed: 2, profile: "p.json", timeScale: 0.1))
+        let defaults = try Self.settings(["--simulate"])
+        #expect(defaults.headUnit == .init(policy: .open, trace: nil, traceSpeed: 1, profile: nil, timeScale: 1))
+        #expect(try Self.settings([]).headUnit == nil)
+        let file = try Self.configFile(#"{"simulate": true, "simulator": {"policy": "default", "timeScale": 0.5, "traceSpeed": 4, "profile": "file.json"}}"#)
+        let fromFile = try Self.settings(["--config", file])
+        #expect(fromFile.headUnit == .init(policy: .default, trace: nil, traceSpeed: 4, profile: "file.json", timeScale: 0.5))
+        let environment = ["SDL_SIMULATOR_POLICY": "open", "SDL_SIMULATOR_TIME_SCALE": "0.25", "SDL_SIMULATOR_PROFILE": "env.json"]
+        let fromEnvironment = try Self.settings(["--config", file], environment: environment)
+        #expect(fromEnvironment.headUnit == .init(policy: .open, trace: nil, traceSpeed: 4, profile: "env.json", timeScale: 0.25))
+        let fromCommandLine = try Self.settings(["--config", file, "--time-scale", "2"], environment: environment)
+        #expect(fromCommandLine.headUnit?.timeScale == 2)
+    }
+
+    @Test("Simulator options are refused without the simulator, out of range, misspelt or of the wrong type, naming them")
+    func simulatorOptionMistakes() throws {
+        func refusal(_ arguments: [String], environment: [String: String] = [:]) -> String? {
+            do {
+                _ = try Self.settings(arguments, environment: environment)
+                return nil
+            } catch let error as ValidationError {
+                return error.message
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal(["--policy", "default"])?.contains("--policy is an option of the simulator: add --simulate") == true)
+        #expect(refusal(["--config", try Self.configFile(#"{"simulator": {"timeScale": 2}}"#)])?.contains("the simulator is off") == true)
+        #expect(refusal(["--simulate", "--time-scale", "0"])?.contains("--time-scale") == true)
+        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_TRACE_SPEED": "fast"])?.contains("SDL_SIMULATOR_TRACE_SPEED=fast is not a number") == true)
+        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_TIMESCALE": "2"])?.contains("did you mean SDL_SIMULATOR_TIME_SCALE?") == true)
+        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_POLICY": "closed"])?.contains("open, default") == true)
+        let misspelt = refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"timescale": 2}}"#)])
+        #expect(misspelt?.contains("\"simulator.timescale\"") == true && misspelt?.contains("did you mean timeScale?") == true, "\(misspelt ?? "")")
+        let wrongType = refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"timeScale": "fast"}}"#)])
+        #expect(wrongType?.contains("\"simulator.timeScale\" must be a number") == true, "\(wrongType ?? "")")
+        let policy = refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"policy": "defualt"}}"#)])
+        #expect(policy?.contains("did you mean default?") == true, "\(policy ?? "")")
     }
 
     @Test("simulate: the control API, which has no tokens, listens beyond loopback only with --insecure")

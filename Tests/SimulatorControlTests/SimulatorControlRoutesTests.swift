@@ -139,4 +139,50 @@ struct SimulatorControlRoutesTests {
             }
         }
     }
+
+    @Test("The standalone control API (simulate --control) answers an unknown path with a 404 problem, a wrong method with a 405 problem and Allow")
+    func standaloneRefusals() async throws {
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        let app = Application(router: SimulatorControlRoutes(simulator: simulator).makeRouter())
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/nowhere", method: .get) { response throws in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                #expect(try Self.json(response)["type"] == "urn:sdl-gateway:problem:not-found")
+                #expect(try Self.json(response)["detail"]?.stringValue?.contains("/nowhere") == true)
+            }
+            try await client.execute(uri: "/faults", method: .put) { response throws in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "DELETE, GET, POST")
+                #expect(try Self.json(response)["type"] == "urn:sdl-gateway:problem:method-not-allowed")
+            }
+            try await client.execute(uri: "/apps", method: .get) { response throws in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test("Routes that take an appID take the id another name resolves to (the gateway's app id under serve --simulate); an SDL appID wins")
+    func gatewayAppIDs() async throws {
+        let (_, simulator) = try Self.makeApplication()
+        let router = Router()
+        let aliases = ["radio": "demo", "demo2": "nobody"]
+        SimulatorControlRoutes(simulator: simulator, gatewayApp: { aliases[$0] }).add(to: router.group("v1/simulator"))
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/v1/simulator/apps/radio", method: .get) { response throws in
+                #expect(response.status == .ok)
+                #expect(try Self.json(response)["appID"] == "demo")
+            }
+            try await client.execute(uri: "/v1/simulator/apps/radio/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)) { response throws in
+                #expect(response.status == .ok)
+                #expect(try Self.json(response)["hmiLevel"] == "FULL")
+            }
+            try await client.execute(uri: "/v1/simulator/apps/demo/screen", method: .get) { response throws in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/simulator/apps/demo2", method: .get) { response throws in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
 }

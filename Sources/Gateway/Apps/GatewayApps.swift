@@ -242,6 +242,11 @@ public final class GatewayApps: Service, Sendable {
         return session
     }
 
+    /// The SDL appID (RegisterAppInterface `fullAppID`/`appID`) app `id` registers with, if there is such an app.
+    public func sdlAppID(ofApp id: String) -> String? {
+        registry.session(id: id)?.configuration.app.appID
+    }
+
     /// Unregisters and forgets app `id`; whether there was one. Returns once its session and
     /// event pump ended (its last events, up to `closed`, reached its clients) and its events
     /// were forgotten, so nothing of it is left behind and an app re-created under the id starts

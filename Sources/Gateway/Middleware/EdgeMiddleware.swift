@@ -49,11 +49,6 @@ struct EdgeMiddleware: RouterMiddleware {
         return response
     }
 
-    /// The methods the API has for a path (matching `{parameter}` segments), for 405 answers.
-    static func allowedMethods(for path: String, operations: [APIOperation]) -> [String] {
-        Array(Set(operations.filter { $0.matches(path: path) }.map(\.method))).sorted()
-    }
-
     /// An error as a problem response: gateway errors as they are, Hummingbird's HTTP errors
     /// (no such route, body too large …) with the matching code, anything else as `internal`.
     func render(_ error: any Error, request: Request, context: Context) -> Response {
@@ -62,17 +57,8 @@ struct EdgeMiddleware: RouterMiddleware {
         case let error as GatewayError:
             gatewayError = error
         case let error as HTTPError where error.status == .notFound:
-            let allowed = Self.allowedMethods(for: request.uri.path, operations: operations)
-            guard !allowed.isEmpty else {
-                gatewayError = GatewayError(.notFound, "no route \(request.method) \(request.uri.path)")
-                break
-            }
-            var headers = HTTPFields()
-            headers[.allow] = allowed.joined(separator: ", ")
-            return HTTPProblem.response(
-                status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
-                detail: "\(request.method) is not allowed on \(request.uri.path); allowed: \(allowed.joined(separator: ", "))", headers: headers
-            )
+            if let response = HTTPProblem.methodNotAllowed(request, operations: operations) { return response }
+            gatewayError = GatewayError(.notFound, "no route \(request.method) \(request.uri.path)")
         case let error as HTTPError:
             let code: GatewayError.Code =
                 switch error.status {

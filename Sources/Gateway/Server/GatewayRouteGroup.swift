@@ -9,10 +9,11 @@ public struct GatewayRouteGroup: Sendable {
     public var path: String
     /// The group's operations relative to ``path``, as `openapi.yaml` lists them under it.
     public var operations: [APIOperation]
-    /// Adds the routes to the group the gateway made at ``path``.
-    public var addRoutes: @Sendable (RouterGroup<GatewayRequestContext>) -> Void
+    /// Adds the routes to the group the gateway made at ``path``; they may look up the gateway's
+    /// apps (the simulator's routes take a gateway app id where they take an SDL appID).
+    public var addRoutes: @Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void
 
-    public init(path: String, operations: [APIOperation], addRoutes: @escaping @Sendable (RouterGroup<GatewayRequestContext>) -> Void) {
+    public init(path: String, operations: [APIOperation], addRoutes: @escaping @Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void) {
         self.path = path
         self.operations = operations
         self.addRoutes = addRoutes
@@ -24,7 +25,7 @@ public struct GatewayRouteGroup: Sendable {
     /// A group the command knows of but does not run (the simulator without `--simulate`): each
     /// of its operations answers 404 with `detail`, instead of "no route" or a 405.
     public static func unavailable(path: String, operations: [APIOperation], detail: String) -> GatewayRouteGroup {
-        GatewayRouteGroup(path: path, operations: operations) { group in
+        GatewayRouteGroup(path: path, operations: operations) { group, _ in
             for operation in operations {
                 guard let method = HTTPRequest.Method(operation.method) else { continue }
                 let route = operation.path.split(separator: "/").map { $0.hasPrefix("{") ? ":" + $0.dropFirst().dropLast() : $0 }.joined(separator: "/")

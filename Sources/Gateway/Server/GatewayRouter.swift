@@ -59,7 +59,7 @@ public struct GatewayRouter: Sendable {
         TicketRoutes(tickets: authenticator.tickets).add(to: router)
         events.add(to: router)
         for group in routeGroups {
-            group.addRoutes(router.group(RouterPath(group.path)))
+            group.addRoutes(router.group(RouterPath(group.path)), apps)
         }
         return router
     }

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import HeadUnitSimulator
+import SDLProtocol
+import SDLSpec
+
+/// The head unit's options that `simulate` and `serve --simulate` share: its policy, the vehicle
+/// trace and its speed, the capability profile and the time scale. Each comes from the command
+/// line, else its `SDL_SIMULATOR_*` variable, else (for `serve`) the config file's `"simulator"`
+/// object, else its default.
+struct SimulatorOptions: ParsableArguments {
+    @Option(help: "open (the default): every RPC allowed; default: SDL Core's default policy for unknown apps (Base-4).")
+    var policy: Policy?
+
+    @Option(help: "An OpenXC trace (newline-delimited JSON) to replay as the vehicle, instead of a generated drive.")
+    var trace: String?
+
+    @Option(help: "Replay speed of --trace (2 = twice as fast), above 0 and at most 1000. Default 1.")
+    var traceSpeed: Double?
+
+    @Option(help: "A JSON capability profile replacing the built-in one.")
+    var profile: String?
+
+    @Option(help: "Multiplies how long alerts, speech, sliders and interactions take (0.1 = ten times faster), above 0 and at most 1000. Default 1.")
+    var timeScale: Double?
+
+    enum Policy: String, CaseIterable, ExpressibleByArgument {
+        case open
+        case `default`
+    }
+
+    /// The variables of these options.
+    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE"]
+    /// The keys of the config file's `"simulator"` object.
+    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale"]
+
+    /// The options given on the command line, by their flag (for "needs --simulate").
+    var given: [String] {
+        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil)]
+            .filter(\.1).map(\.0)
+    }
+
+    /// The settings after the environment and the file's `"simulator"` object filled in what the
+    /// command line did not give; a value out of range or of the wrong type is refused naming it.
+    func resolved(environment: [String: String], file: [String: SDLJSON]? = nil) throws -> Resolved {
+        func fileString(_ key: String) throws -> String? {
+            guard let value = file?[key] else { return nil }
+            guard let text = value.stringValue else { throw ServeConfigFile.wrongType("simulator.\(key)", "a string", value) }
+            return text
+        }
+        func number(_ option: Double?, _ flag: String, _ variable: String, _ key: String) throws -> Double {
+            let fromEnvironment = try environment[variable].map { text in
+                guard let number = Double(text) else { throw ValidationError("\(variable)=\(text) is not a number.") }
+                return number
+            }
+            let fromFile = try file?[key].map { value in
+                guard let number = value.doubleValue else { throw ServeConfigFile.wrongType("simulator.\(key)", "a number", value) }
+                return number
+            }
+            let number = option ?? fromEnvironment ?? fromFile ?? 1
+            guard number > 0, number <= 1000 else {
+                throw ValidationError("\(flag) (\(variable), \"simulator.\(key)\") must be above 0 and at most 1000 (got \(number)).")
+            }
+            return number
+        }
+        let policyFromEnvironment = try SettingsValue.choice(environment, "SDL_SIMULATOR_POLICY", of: Policy.self)
+        let policyFromFile = try fileString("policy").map { text in
+            guard let policy = Policy(rawValue: text) else {
+                let accepted = Policy.allCases.map(\.rawValue)
+                throw ValidationError("config file: \"simulator.policy\" is \(text), not one of \(accepted.joined(separator: ", "))\(SettingsValue.suggestion(for: text, among: accepted)).")
+            }
+            return policy
+        }
+        let traceFromFile = try fileString("trace")
+        let profileFromFile = try fileString("profile")
+        return Resolved(
+            policy: policy ?? policyFromEnvironment ?? policyFromFile ?? .open,
+            trace: trace ?? environment["SDL_SIMULATOR_TRACE"] ?? traceFromFile,
+            traceSpeed: try number(traceSpeed, "--trace-speed", "SDL_SIMULATOR_TRACE_SPEED", "traceSpeed"),
+            profile: profile ?? environment["SDL_SIMULATOR_PROFILE"] ?? profileFromFile,
+            timeScale: try number(timeScale, "--time-scale", "SDL_SIMULATOR_TIME_SCALE", "timeScale")
+        )
+    }
+
+    /// The options decided.
+    struct Resolved: Equatable {
+        var policy: Policy
+        var trace: String?
+        var traceSpeed: Double
+        var profile: String?
+        var timeScale: Double
+
+        /// Sets them on `configuration`, reading the trace and the profile (checked against the
+        /// configuration's catalog).
+        func apply(to configuration: inout HeadUnitConfiguration) throws {
+            configuration.policy = policy == .default ? .sdlDefault : .open
+            configuration.timeScale = timeScale
+            if let profile {
+                configuration.profile = try SimulatorProfile(contentsOfFile: profile, catalog: configuration.catalog)
+            }
+            if let trace {
+                configuration.vehicle = .trace(try OpenXCTrace(contentsOfFile: trace), speed: traceSpeed, loop: true)
+            }
+        }
+    }
+}
