@@ -129,12 +129,22 @@ struct ServeEndToEndTests {
         print("sdl-gateway serve shut down in \(took)")
     }
 
-    @Test("Five create/delete cycles of one app id, then SIGTERM exits within 5 s")
+    /// The sockets the process holds (Linux: its `/proc/PID/fd` entries that are sockets).
+    static func openSockets(of process: Process) -> Int? {
+        let directory = "/proc/\(process.processIdentifier)/fd"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)"))?.hasPrefix("socket:") == true }.count
+    }
+
+    @Test("Five create/delete cycles of one app id leave no socket behind, then SIGTERM exits within 5 s")
     func createDeleteCyclesThenSIGTERM() async throws {
         try Self.requireExecutable()
         let server = try Server.start()
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
+        // The client's keep-alive connection is open in the baseline and after the cycles alike.
+        #expect(try await Self.send(.GET, "\(base)/v1/health").status == 200)
+        let baseline = Self.openSockets(of: server.process)
         var lastSeqs: [Int64] = []
         for _ in 1...5 {
             let created = try await Self.send(.POST, "\(base)/v1/apps", json: ["id": "demo", "appName": "Demo", "appID": "demo-app"])
@@ -145,6 +155,17 @@ struct ServeEndToEndTests {
         }
         // Each app re-created under the id numbers its events after the deleted one's.
         #expect(lastSeqs == lastSeqs.sorted() && Set(lastSeqs).count == 5, "\(lastSeqs)")
+        if let baseline {
+            // Each app's link closed from both ends: the gateway's side by the time DELETE answered,
+            // the simulator's once it read the end of the stream (within a bounded wait).
+            var sockets = Self.openSockets(of: server.process)
+            let deadline = ContinuousClock.now + .seconds(2)
+            while sockets != baseline, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                sockets = Self.openSockets(of: server.process)
+            }
+            #expect(sockets == baseline, "sockets after five cycles: \(sockets ?? -1), before: \(baseline)")
+        }
         let stopped = ContinuousClock.now
         server.process.terminate()  // SIGTERM
         server.process.waitUntilExit()
