@@ -37,7 +37,8 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
         public static let unregistered = Code(rawValue: "unregistered")
         /// The session was closed by its owner.
         public static let closed = Code(rawValue: "closed")
-        /// The request was cancelled by its caller.
+        /// The request was cancelled by its caller, or its session was closed by its owner while
+        /// it was pending (``SDLConnection/close()``; a lost link is ``linkLost``).
         public static let cancelled = Code(rawValue: "cancelled")
         /// The head unit answered a file request (a chunk's PutFile, ListFiles, DeleteFile,
         /// SetAppIcon) with a failure result code; the detail names the result code and, for an

@@ -22,11 +22,12 @@ enum GatewayHarness {
         _ configuration: GatewayConfiguration = GatewayConfiguration(),
         policy: SimulatorPolicy = .open,
         mode: TestingSetup = .router,
+        timeScale: Double = 0.01,
         prometheus: PrometheusCollectorRegistry? = nil,
         _ body: @Sendable (any TestClientProtocol, SimulatedHeadUnit, GatewayApps) async throws -> Void
     ) async throws {
         let simulator = SimulatedHeadUnit(
-            configuration: HeadUnitConfiguration(policy: policy, autoActivate: true, autoActivateDelay: .milliseconds(20), timeScale: 0.01),
+            configuration: HeadUnitConfiguration(policy: policy, autoActivate: true, autoActivateDelay: .milliseconds(20), timeScale: timeScale),
             logger: Logger(label: "test")
         )
         try await simulator.withListening([.tcp(host: "127.0.0.1", port: 0), .webSocket(host: "127.0.0.1", port: 0)]) { ports in

@@ -109,4 +109,35 @@ struct CancellationTests {
             }
         }
     }
+
+    @Test("Closing the session while a request is pending fails it at once with cancelled, not linkLost")
+    func sessionCloseCancelsPending() async throws {
+        let clock = SDLManualClock()
+        let simulator = AppSessionTests.simulator()
+        try await simulator.withListening { port in
+            try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
+            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), clock: clock, logger: Logger(label: "test"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await session.run() }
+                var events = session.events.makeAsyncIterator()
+                #expect(await AppSessionTests.waitFor(.registered, in: &events) != nil)
+                let failure = await withTaskGroup(of: SDLClientError?.self) { callers in
+                    callers.addTask {
+                        do {
+                            _ = try await session.request("Alert", ["alertText1": "pending"], options: .init(checkPermissions: false))
+                            return nil
+                        } catch {
+                            return error as? SDLClientError
+                        }
+                    }
+                    #expect(await AppSessionTests.waitForSent("Alert", in: &events))
+                    await session.close()
+                    return await callers.next() ?? nil
+                }
+                #expect(failure?.code == .cancelled)
+                #expect(failure?.detail.contains("Alert") == true)
+                try await group.waitForAll()
+            }
+        }
+    }
 }

@@ -117,6 +117,31 @@ struct ConnectionMachineTests {
         #expect(again.isEmpty)
     }
 
+    @Test("The owner closing the session fails pending requests at once with cancelled, and those still pending at its end too; a lost link fails them with linkLost")
+    func ownerCloseCancels() throws {
+        var script = ConnectionMachineScript()
+        _ = script.register()
+        let (alert, _) = script.send("Alert", ["alertText1": "pending"], waiter: 1)
+        #expect(alert != nil)
+        let closing = script.machine.closing(now: script.now)
+        #expect(closing.compactMap(\.failure).map(\.waiter) == [1])
+        #expect(closing.first?.failure?.error.code == .cancelled)
+        #expect(closing.first?.failure?.error.detail.contains("Alert") == true)
+        #expect(script.machine.pendingCount == 0)
+        #expect(script.machine.isRegistered, "UnregisterAppInterface can still be sent")
+        let (unregister, _) = script.send("UnregisterAppInterface", waiter: 2)
+        #expect(unregister != nil)
+        let ended = script.machine.linkDown(SDLClientError(.linkLost, "the connection closed"), now: script.now)
+        #expect(ended.compactMap(\.failure).map(\.waiter) == [2])
+        #expect(ended.first?.failure?.error.code == .cancelled)
+
+        var lost = ConnectionMachineScript()
+        _ = lost.register()
+        _ = lost.send("Alert", ["alertText1": "pending"], waiter: 3)
+        let broken = lost.machine.linkDown(SDLClientError(.linkLost, "the connection closed"), now: lost.now)
+        #expect(broken.first?.failure?.error.code == .linkLost)
+    }
+
     @Test("Only requests that go out are counted by the rate limiter; refusals after counting give it back")
     func rateLimitCount() {
         var script = ConnectionMachineScript(maximumPending: 2)

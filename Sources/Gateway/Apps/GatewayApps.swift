@@ -81,6 +81,8 @@ public final class GatewayApps: Service, Sendable {
     public let hub: EventHub
     let registry: SDLAppRegistry
     private let state = Mutex(State())
+    /// `PUT /v1/apps/{id}` runs one request per id at a time (``put(id:core:app:wait:)``).
+    let putSerializer = KeyedSerializer()
     private let newApps: AsyncStream<NewApp>
     private let newAppsContinuation: AsyncStream<NewApp>.Continuation
 
@@ -174,7 +176,7 @@ public final class GatewayApps: Service, Sendable {
     }
 
     /// Waits until the app registered or closed, at most `limit`.
-    private func waitUntilSettled(_ id: String, limit: Duration) async {
+    func waitUntilSettled(_ id: String, limit: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 let token = self.state.withLock { state -> UInt64 in
@@ -267,6 +269,13 @@ public final class GatewayApps: Service, Sendable {
     }
 
     public var ids: [String] { registry.all.map(\.id) }
+
+    /// What app `id` was created with: its app configuration and head unit; nil when there is
+    /// no such app (or it is being deleted).
+    func registration(of id: String) -> (app: SDLAppConfiguration, core: SDLTransportAddress)? {
+        guard let session = registry.session(id: id), let core = state.withLock({ $0.apps[id]?.core }) else { return nil }
+        return (session.configuration.app, core)
+    }
 
     /// Counts of apps by connection state.
     public var connectionStates: [SDLAppSession.ConnectionState] { registry.all.map(\.session.connectionState) }

@@ -25,6 +25,8 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let originNotAllowed = Code(rawValue: "origin-not-allowed")
         public static let appNotFound = Code(rawValue: "app-not-found")
         public static let appExists = Code(rawValue: "app-exists")
+        /// `PUT /v1/apps/{id}` with a body `id` other than the path's.
+        public static let idMismatch = Code(rawValue: "id-mismatch")
         public static let notFound = Code(rawValue: "not-found")
         public static let unknownFunction = Code(rawValue: "unknown-function")
         public static let invalidParameters = Code(rawValue: "invalid-parameters")
@@ -80,7 +82,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .forbidden, .originNotAllowed, .notPermitted, .coreNotAllowed: .forbidden
         case .appNotFound, .notFound, .unknownFunction: .notFound
         case .appExists: .conflict
-        case .invalidParameters, .emptyFile: .unprocessableContent
+        case .invalidParameters, .emptyFile, .idMismatch: .unprocessableContent
         case .rateLimited, .tooManyPendingRequests: .tooManyRequests
         case .notConnected, .linkLost, .cancelled, .tooManyClients: .serviceUnavailable
         case .timedOut: .gatewayTimeout

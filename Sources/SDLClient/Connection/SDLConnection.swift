@@ -29,7 +29,8 @@ import Synchronization
 ///
 /// A connection is one-shot (STYLE.md example 6): when the link goes, every pending request fails
 /// at once with ``SDLClientError/Code/linkLost`` and ``run(onRegistered:)`` returns; a supervisor
-/// (``SDLAppSession``) owns reconnection.
+/// (``SDLAppSession``) owns reconnection. When its owner ends it with ``close()``, pending requests
+/// fail with ``SDLClientError/Code/cancelled`` instead: nothing broke, the app is going away.
 public final class SDLConnection: Sendable {
     /// What a connection publishes.
     public enum Event: Sendable {
@@ -204,9 +205,12 @@ public final class SDLConnection: Sendable {
         }
     }
 
-    /// Ends the session: UnregisterAppInterface (when registered), then EndService; ``run(onRegistered:)``
-    /// returns once the head unit acknowledged or the EndService timeout passed.
+    /// Ends the session: every pending request fails at once with ``SDLClientError/Code/cancelled``
+    /// (``SDLConnectionStateMachine/closing(now:)``), then UnregisterAppInterface (when
+    /// registered) and EndService; ``run(onRegistered:)`` returns once the head unit acknowledged
+    /// or the EndService timeout passed.
     public func close() async {
+        perform { state, now in ((), state.machine.closing(now: now)) }
         if state.withLock({ $0.machine.isRegistered }) {
             _ = try? await request("UnregisterAppInterface", options: SDLRequestOptions(timeout: .seconds(2), checkPermissions: false))
         }

@@ -64,6 +64,9 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
     public private(set) var closeError: SDLClientError?
     /// The head unit acknowledged our EndService.
     public private(set) var endedCleanly = false
+    /// The owner is closing the session (``closing(now:)``): requests still pending at its end
+    /// fail with ``SDLClientError/Code/cancelled``, whatever ends it.
+    public private(set) var isClosingByOwner = false
     private var decoder = SDLFrameDecoder()
     private var buffer = ByteBuffer()
     var pending: SDLPendingRequests<Requester>
@@ -140,6 +143,24 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
     public mutating func close(now: NIODeadline) -> [Action] {
         registration = .ended
         return absorb(session.close(now: now), now: now)
+    }
+
+    /// The owner is ending the session (the app is deleted, the gateway stops): every request
+    /// waiting for its response fails now with ``SDLClientError/Code/cancelled`` (a late response
+    /// is only logged), and so does every request still pending when the session ends, instead
+    /// of the ``SDLClientError/Code/linkLost`` of a link that broke under it. Requests may still
+    /// be sent (the driver's UnregisterAppInterface); ``close(now:)`` follows.
+    public mutating func closing(now: NIODeadline) -> [Action] {
+        isClosingByOwner = true
+        return pending.correlationIDs.compactMap { correlationID in
+            guard let entry = pending[correlationID], case .caller(let waiter) = entry.waiter else { return nil }
+            _ = pending.remove(correlationID: correlationID)
+            return .fail(waiter, Self.closedByOwner(entry.function, correlationID))
+        }
+    }
+
+    static func closedByOwner(_ function: String, _ correlationID: UInt32) -> SDLClientError {
+        SDLClientError(.cancelled, "\(function) (correlation id \(correlationID)) was cancelled: the app's session was closed (the app was deleted or the gateway is stopping)")
     }
 
     /// The connection closed under the session (or never opened): every pending request fails
@@ -239,13 +260,14 @@ extension SDLConnectionStateMachine {
         return [.registered(response)]
     }
 
-    /// Records why the session ends (the first reason wins) and fails every pending request.
+    /// Records why the session ends (the first reason wins) and fails every pending request:
+    /// with `error`, or with ``SDLClientError/Code/cancelled`` once the owner is closing.
     private mutating func end(_ error: SDLClientError, now: NIODeadline) -> [Action] {
         if closeError == nil, !endedCleanly { closeError = error }
         registration = .ended
         return pending.failAll(error).compactMap { failed in
-            if case .caller(let waiter) = failed.waiter { return .fail(waiter, failed.error) }
-            return nil
+            guard case .caller(let waiter) = failed.waiter else { return nil }
+            return .fail(waiter, isClosingByOwner ? Self.closedByOwner(failed.request.function, failed.correlationID) : failed.error)
         }
     }
 }
