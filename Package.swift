@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
         .library(name: "SDLTime", targets: ["SDLTime"]),
         .library(name: "SDLClient", targets: ["SDLClient"]),
+        .library(name: "SDLManagers", targets: ["SDLManagers"]),
         .library(name: "Gateway", targets: ["Gateway"]),
     ],
     dependencies: [
@@ -84,6 +85,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The declarative screen, menu, choice-set and media managers: pure plans of RPCs, no I/O.
+        .target(
+            name: "SDLManagers",
+            dependencies: [
+                "SDLProtocol",
             ],
             swiftSettings: swiftSettings
         ),
@@ -235,6 +244,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SDLManagersTests",
+            dependencies: [
+                "SDLManagers",
+                "SDLProtocol",
             ],
             swiftSettings: swiftSettings
         ),
