@@ -108,8 +108,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            resources: [.copy("Resources/default-profile.json")],
-            swiftSettings: swiftSettings
+            exclude: ["Resources"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedResources"]
         ),
         // What the gateway's HTTP API and the simulator's control API share: problem+json, the
         // operation list, the JSON content-type rule, SDLJSON responses.
@@ -158,8 +159,20 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/public")],
+            exclude: ["Resources"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedResources"]
+        ),
+        // Writes a target's Resources directory as Swift source (for the EmbedResources plugin), so
+        // the executable is the whole server: no resource bundle has to travel with it.
+        .executableTarget(
+            name: "SDLResourceEmbedder",
             swiftSettings: swiftSettings
+        ),
+        .plugin(
+            name: "EmbedResources",
+            capability: .buildTool(),
+            dependencies: ["SDLResourceEmbedder"]
         ),
         // `sdl-spec-gen`: regenerates Sources/SDLSpec/Generated from MOBILE_API.xml.
         .executableTarget(

@@ -7,10 +7,13 @@ import re
 import subprocess
 import sys
 
-SYSTEM = {"Foundation", "FoundationEssentials", "FoundationXML", "Synchronization", "Testing", "XCTest", "Dispatch", "Glibc", "Darwin"}
+SYSTEM = {"PackagePlugin", "Foundation", "FoundationEssentials", "FoundationXML", "Synchronization", "Testing", "XCTest", "Dispatch", "Glibc", "Darwin"}
 manifest = json.loads(subprocess.run(["swift", "package", "dump-package"], capture_output=True, text=True, check=True).stdout)
 failures = 0
 for target in manifest["targets"]:
+    if target["type"] == "plugin":
+        # A plugin's dependencies are the tools it runs, not modules it imports.
+        continue
     declared = set()
     for dependency in target["dependencies"]:
         for kind in ("byName", "product", "target"):

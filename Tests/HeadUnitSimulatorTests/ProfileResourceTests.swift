@@ -5,7 +5,7 @@ import Testing
 
 @testable import HeadUnitSimulator
 
-/// The built-in profile as a resource file (`Resources/default-profile.json`): it is the profile
+/// The built-in profile, embedded from `Resources/default-profile.json`: it is the profile
 /// the simulator always had, and a missing or broken file is a clear error.
 @Suite("Simulator profile: the built-in resource")
 struct ProfileResourceTests {
@@ -50,37 +50,32 @@ struct ProfileResourceTests {
         }
     }
 
-    @Test("A bundle without the file: an unreadable error naming the file")
+    @Test("The embedded profile is the repository's Resources/default-profile.json, byte for byte")
+    func embeddedIsTheFile() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/HeadUnitSimulator/Resources/default-profile.json")
+        #expect(try SimulatorProfile.defaultProfileData() == Data(contentsOf: file))
+    }
+
+    @Test("Resources without the file: an unreadable error naming the file")
     func missingResource() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let bundle = try #require(Bundle(path: directory.path))
-        let error = #expect(throws: SimulatorProfileError.self) { try SimulatorProfile.loadDefault(from: bundle) }
+        let error = #expect(throws: SimulatorProfileError.self) { try SimulatorProfile.loadDefault(from: [:]) }
         #expect(error?.kind == .unreadable)
         #expect(error?.message.contains("default-profile.json is missing") == true)
     }
 
     @Test("A broken file: the error names the file and the problem's JSON path")
     func invalidResource() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let bundle = try #require(Bundle(path: directory.path))
-        let file = directory.appendingPathComponent("default-profile.json")
-
-        try Data("{\"language\": ".utf8).write(to: file)
-        let malformed = #expect(throws: SimulatorProfileError.self) { try SimulatorProfile.loadDefault(from: bundle) }
+        let malformed = #expect(throws: SimulatorProfileError.self) {
+            try SimulatorProfile.loadDefault(from: ["default-profile.json": Array("{\"language\": ".utf8)])
+        }
         #expect(malformed?.kind == .malformedJSON)
         #expect(malformed?.message.hasPrefix("default-profile.json (built-in profile): ") == true)
 
-        try Data("{\"language\": \"EN-US\", \"hmiDisplayLanguage\": \"EN-US\", \"colour\": 1}".utf8).write(to: file)
-        let invalid = #expect(throws: SimulatorProfileError.self) { try SimulatorProfile.loadDefault(from: bundle) }
+        let invalid = #expect(throws: SimulatorProfileError.self) {
+            try SimulatorProfile.loadDefault(from: ["default-profile.json": Array("{\"language\": \"EN-US\", \"hmiDisplayLanguage\": \"EN-US\", \"colour\": 1}".utf8)])
+        }
         #expect(invalid?.kind == .invalidProfile)
         #expect(invalid?.path == "$.colour")
-    }
-
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("profile-resource-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 }

@@ -12,11 +12,8 @@ struct MetaRoutes: Sendable {
     let apps: GatewayApps
     let prometheus: PrometheusCollectorRegistry?
 
-    /// The contract, served as written (the package's copy of `openapi.yaml`).
-    static let openAPIDocument: ByteBuffer? = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url) else { return nil }
-        return ByteBuffer(bytes: data)
-    }()
+    /// The contract, served as written (`Resources/openapi.yaml`, embedded in the code).
+    static let openAPIDocument: ByteBuffer? = EmbeddedResources.bytes("openapi.yaml").map { ByteBuffer(bytes: $0) }
 
     func add(to router: some RouterMethods<GatewayRequestContext>) {
         router.get("v1/health") { _, _ -> Response in

@@ -30,10 +30,6 @@ public struct GatewayRouter: Sendable {
         self.rateLimit = RateLimitMiddleware(requestsPerSecond: configuration.limits.requestsPerSecond)
     }
 
-    /// The directory served at `/`: the configured one, else the package's built-in page.
-    var publicDirectory: String? {
-        configuration.publicDirectory ?? Bundle.module.resourceURL?.appendingPathComponent("public").path
-    }
 
     var events: EventRoutes {
         EventRoutes(apps: apps, limits: configuration.limits, allowedOrigins: configuration.corsOrigins)
@@ -47,8 +43,11 @@ public struct GatewayRouter: Sendable {
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         router.add(middleware: rateLimit)
         router.add(middleware: QueryParametersMiddleware(operations: allOperations))
-        if let publicDirectory {
+        // The page at `/`: the configured directory, else the built-in page embedded in the code.
+        if let publicDirectory = configuration.publicDirectory {
             router.add(middleware: FileMiddleware(publicDirectory, searchForIndexHtml: true))
+        } else {
+            router.add(middleware: EmbeddedFileMiddleware(resources: EmbeddedResources.files))
         }
         let executor = RPCExecutor(apps: apps)
         MetaRoutes(apps: apps, prometheus: prometheus).add(to: router)

@@ -1,8 +1,8 @@
 import Foundation
 import SDLSpec
 
-/// The built-in head-unit profile, kept as JSON in `Resources/default-profile.json` (this module's
-/// resource bundle). Edit that file to change what the simulator reports by default;
+/// The built-in head-unit profile, kept as JSON in `Resources/default-profile.json` and embedded
+/// in the code by the EmbedResources build plugin (no resource bundle). Edit that file to change what the simulator reports by default;
 /// `--profile FILE` replaces it at run time (format: ``SimulatorProfile``).
 extension SimulatorProfile {
     /// The built-in profile: a generic 8-inch (800×480) touchscreen head unit in the spirit of
@@ -30,18 +30,16 @@ extension SimulatorProfile {
         }
     }()
 
-    /// The name of the built-in profile in the resource bundle.
-    static let defaultResource = (name: "default-profile", extension: "json")
-
-    /// Loads the built-in profile from this module's resource bundle, checked against `catalog`.
-    /// Throws ``SimulatorProfileError`` with kind `unreadable` when the file is missing, or the
-    /// kind and JSON path of the first problem when it does not load.
+    /// Loads the built-in profile (embedded in the code from `Resources/default-profile.json`),
+    /// checked against `catalog`. Throws ``SimulatorProfileError`` with the kind and JSON path of
+    /// the first problem when it does not load.
     public static func loadDefault(catalog: SDLCatalog = .builtIn) throws(SimulatorProfileError) -> SimulatorProfile {
-        try loadDefault(from: .module, catalog: catalog)
+        try loadDefault(from: EmbeddedResources.files, catalog: catalog)
     }
 
-    static func loadDefault(from bundle: Bundle, catalog: SDLCatalog = .builtIn) throws(SimulatorProfileError) -> SimulatorProfile {
-        let data = try defaultProfileData(from: bundle)
+    /// Loads the profile `resources` holds under `default-profile.json`.
+    static func loadDefault(from resources: [String: [UInt8]], catalog: SDLCatalog = .builtIn) throws(SimulatorProfileError) -> SimulatorProfile {
+        let data = try defaultProfileData(from: resources)
         do {
             return try SimulatorProfile(json: data, catalog: catalog)
         } catch {
@@ -51,21 +49,16 @@ extension SimulatorProfile {
         }
     }
 
-    static var defaultResourceFileName: String { "\(defaultResource.name).\(defaultResource.extension)" }
+    static let defaultResourceFileName = "default-profile.json"
 
-    static func defaultProfileData(from bundle: Bundle = .module) throws(SimulatorProfileError) -> Data {
-        guard let url = bundle.url(forResource: defaultResource.name, withExtension: defaultResource.extension) else {
+    static func defaultProfileData(from resources: [String: [UInt8]] = EmbeddedResources.files) throws(SimulatorProfileError) -> Data {
+        guard let bytes = resources[defaultResourceFileName] else {
             throw SimulatorProfileError(
                 kind: .unreadable,
                 path: "$",
-                message: "\(defaultResourceFileName) is missing from the resource bundle \(bundle.bundlePath); "
-                    + "install the HeadUnitSimulator resources next to the executable, or pass --profile FILE"
+                message: "\(defaultResourceFileName) is missing from the embedded resources (Resources/\(defaultResourceFileName) of HeadUnitSimulator); rebuild, or pass --profile FILE"
             )
         }
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw SimulatorProfileError(kind: .unreadable, path: "$", message: "\(url.path): \(error.localizedDescription)")
-        }
+        return Data(bytes)
     }
 }

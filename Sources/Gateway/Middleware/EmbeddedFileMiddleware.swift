@@ -1,0 +1,75 @@
+import Hummingbird
+import NIOCore
+import SDLProtocol
+
+/// Serves the built-in page from memory: the files of `Resources/public`, embedded in the code
+/// by the EmbedResources build plugin, so the executable needs nothing beside it. `GET` and
+/// `HEAD` only; `/` and any `…/` path serve that directory's `index.html`. Each answer carries
+/// its content type, an `ETag` (the CRC-32 and size of the bytes) and `Cache-Control: no-cache`,
+/// so browsers revalidate and get `304 Not Modified` while the file is the same. A path that is
+/// no file goes on to the routes (and becomes their 404). `--public DIR` replaces this with
+/// Hummingbird's `FileMiddleware` on that directory.
+struct EmbeddedFileMiddleware<Context: RequestContext>: RouterMiddleware {
+    struct File: Sendable {
+        var bytes: ByteBuffer
+        var contentType: String
+        var entityTag: String
+    }
+
+    /// The files by URL path (`/index.html`, `/app/main.js`).
+    let files: [String: File]
+
+    /// - Parameter resources: file bytes by path under `Resources`; those under `prefix` are served.
+    init(resources: [String: [UInt8]], prefix: String = "public/") {
+        var files: [String: File] = [:]
+        for (path, bytes) in resources where path.hasPrefix(prefix) {
+            let urlPath = "/" + path.dropFirst(prefix.count)
+            let tag = String(SDLCRC32.checksum(bytes), radix: 16) + "-" + String(bytes.count, radix: 16)
+            files[urlPath] = File(bytes: ByteBuffer(bytes: bytes), contentType: Self.contentType(of: urlPath), entityTag: "\"\(tag)\"")
+        }
+        self.files = files
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .get || request.method == .head, let file = file(for: request.uri.path) else {
+            return try await next(request, context)
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = file.entityTag
+        headers[.cacheControl] = "no-cache"
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").map({ $0.filter { !$0.isWhitespace } }).contains(where: { $0 == file.entityTag || $0 == "*" }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = file.contentType
+        headers[.contentLength] = String(file.bytes.readableBytes)
+        return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: file.bytes))
+    }
+
+    /// The file a URL path names: itself, or the `index.html` of a directory path.
+    func file(for path: String) -> File? {
+        path.hasSuffix("/") ? files[path + "index.html"] : files[path]
+    }
+
+    /// The media type of a file by its extension; unknown ones are bytes.
+    static func contentType(of path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        let suffix = name.contains(".") ? name.split(separator: ".").last.map { $0.lowercased() } ?? "" : ""
+        switch suffix {
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "js", "mjs": return "text/javascript; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "json", "map": return "application/json"
+        case "yaml", "yml": return "application/yaml"
+        case "svg": return "image/svg+xml"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "ico": return "image/x-icon"
+        case "webp": return "image/webp"
+        case "woff2": return "font/woff2"
+        case "wasm": return "application/wasm"
+        case "txt": return "text/plain; charset=utf-8"
+        default: return "application/octet-stream"
+        }
+    }
+}
