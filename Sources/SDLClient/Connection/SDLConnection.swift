@@ -110,9 +110,12 @@ public final class SDLConnection: Sendable {
             (channel, outboundBytes) = try await open()
         } catch {
             // No link was made: it ends as a link does, with its own error.
+            if error.code != .closed { configuration.capture?.record(.lost, text: "\(error)") }
             linkDown(error)
             throw error
         }
+        let capture = configuration.capture
+        capture?.record(.opened, text: configuration.address.description)
         defer { linkDown(SDLClientError(.linkLost, "the connection to the head unit closed")) }
         do {
             try await serve(channel, outboundBytes: outboundBytes)
@@ -122,6 +125,13 @@ public final class SDLConnection: Sendable {
             linkDown(SDLClientError(.linkLost, "\(error)"))
         }
         let (error, clean) = state.withLock { ($0.machine.closeError, $0.machine.endedCleanly) }
+        if let capture {
+            if clean && error == nil {
+                capture.record(.closed, text: "the session ended")
+            } else {
+                capture.record(.lost, text: error.map { "\($0)" } ?? "the head unit closed the connection")
+            }
+        }
         if let error { throw error }
         if !clean { throw SDLClientError(.linkLost, "the head unit closed the connection") }
     }
@@ -161,12 +171,17 @@ public final class SDLConnection: Sendable {
             // Either child ending ends the session: the writer (EndService, a failure or a
             // refusal closed the outbound stream) or the reader (the head unit closed).
             try await withThrowingTaskGroup(of: Void.self) { group in
+                let capture = self.configuration.capture
                 group.addTask {
                     // One buffer per SDL frame, one flush per message.
-                    for await frames in outboundBytes { try await outbound.write(contentsOf: frames) }
+                    for await frames in outboundBytes {
+                        if let capture { for frame in frames { capture.record(.appToHeadUnit, frame) } }
+                        try await outbound.write(contentsOf: frames)
+                    }
                 }
                 group.addTask {
                     for try await bytes in inbound {
+                        capture?.record(.headUnitToApp, bytes)
                         self.perform { state, now in ((), state.machine.receive(bytes, now: now)) }
                     }
                 }
