@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Gateway
 import NIOCore
@@ -100,6 +101,77 @@ struct RecordEndToEndTests {
         server.process.interrupt()
         server.process.waitUntilExit()
         #expect(server.process.terminationStatus == 0)
+    }
+
+    @Test("Shutdown (SIGINT) flushes and closes the capture of an app still registered; a re-created id gets its own file")
+    func shutdownFlushes() async throws {
+        try ServeEndToEndTests.requireExecutable()
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let server = try ServeEndToEndTests.Server.start(["--record", scratch.path])
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let base = server.baseURL
+        for _ in 1...2 {
+            _ = try await ServeEndToEndTests.send(.DELETE, "\(base)/v1/apps/radio")
+            let created = try await ServeEndToEndTests.send(.POST, "\(base)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-1"])
+            #expect(created.status == 201)
+        }
+        server.process.interrupt()
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasSuffix(".sdlcap") }.sorted()
+        #expect(files.count == 2, "\(files)")
+        for name in files {
+            let lines = try Self.inspect(ByteBuffer(bytes: try Data(contentsOf: scratch.appendingPathComponent(name))))
+            let records = lines.compactMap { $0["record"]?.stringValue }.filter { $0 != "frame" }
+            #expect(records == ["header", "opened", "closed"], "\(name)")
+            #expect(lines.contains { $0["function"] == "UnregisterAppInterface" && $0["direction"] == "appToHeadUnit" })
+        }
+    }
+
+    @Test("A reconnection goes to the same file, and malformed bytes from the head unit are captured as they came")
+    func reconnectionAndMalformedBytes() async throws {
+        try ServeEndToEndTests.requireExecutable()
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let server = try ServeEndToEndTests.Server.start(["--record", scratch.path])
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let base = server.baseURL
+        let created = try await ServeEndToEndTests.send(.POST, "\(base)/v1/apps", json: ["id": "demo", "appName": "Demo", "appID": "demo-app"])
+        #expect(created.status == 201)
+        let fault = try await ServeEndToEndTests.send(.POST, "\(base)/v1/simulator/faults", json: ["function": "Show", "malformedFrame": true])
+        #expect(fault.status < 300)
+        let shown = try await ServeEndToEndTests.send(.POST, "\(base)/v1/apps/demo/rpc/Show", json: ["mainField1": "Broken"])
+        #expect(shown.status >= 500)
+        _ = try await ServeEndToEndTests.send(.DELETE, "\(base)/v1/simulator/faults")
+        // The session's connection events from the start: wait for the second registration.
+        var request = HTTPClientRequest(url: "\(base)/v1/apps/demo/events?types=connection&since=0")
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        let stream = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        var text = ""
+        for try await chunk in stream.body {
+            text += String(buffer: chunk)
+            if text.components(separatedBy: #""registered""#).count > 2 { break }
+        }
+        let deleted = try await ServeEndToEndTests.send(.DELETE, "\(base)/v1/apps/demo")
+        #expect(deleted.status == 204)
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasSuffix(".sdlcap") }
+        #expect(files.count == 1, "one file per app session, reconnections included: \(files)")
+        let name = try #require(files.first)
+        var inspector = CaptureInspector(catalog: .builtIn)
+        var lines: [SDLJSON] = []
+        try inspector.feed(ByteBuffer(bytes: try Data(contentsOf: scratch.appendingPathComponent(name)))) { lines.append($0) }
+        try inspector.finish { lines.append($0) }
+        let records = lines.compactMap { $0["record"]?.stringValue }.filter { $0 != "frame" }
+        #expect(records == ["header", "opened", "error", "lost", "opened", "closed"], "\(records)")
+        #expect(lines.first { $0["record"] == "error" }?["direction"] == "headUnitToApp")
+        #expect(inspector.sdlErrors == 1)
+        #expect(lines.filter { $0["function"] == "RegisterAppInterface" && $0["rpcType"] == "response" }.count == 2)
+        // inspect says so with its exit status, after printing every line.
+        let run = try ServeEndToEndTests.runToExit(["inspect", scratch.appendingPathComponent(name).path])
+        #expect(run.status == 2)
+        #expect(run.output.contains(#""record":"closed""#))
     }
 
     @Test("App ids become safe, distinct file names")
