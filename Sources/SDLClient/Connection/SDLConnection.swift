@@ -27,6 +27,10 @@ import Synchronization
 /// - ``events`` is bounded: a consumer that falls behind gets ``Event/lost(count:)`` where events
 ///   were dropped.
 ///
+/// - With ``Configuration/capture`` set (`serve --record`), every buffer read from and written to
+///   the transport, and the connection's opening and end, go to that ``SDLCaptureTap`` without
+///   waiting; without it nothing is recorded.
+///
 /// A connection is one-shot (STYLE.md example 6): when the link goes, every pending request fails
 /// at once with ``SDLClientError/Code/linkLost`` and ``run(onRegistered:)`` returns; a supervisor
 /// (``SDLAppSession``) owns reconnection.
