@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The README's curl walk-through against the real `sdl-gateway serve --simulate` on a free port:
 # register, Show, vehicle data over SSE, a file, metrics, then SIGTERM must exit cleanly within 5 s.
+# It records with --record (into a directory it creates) and inspects the deleted app's capture file.
 # Usage: serve-smoke.sh PATH/TO/sdl-gateway
 set -euo pipefail
 bin="$1"
 source "$(dirname "$0")/start-gateway.sh"
-start_gateway "$bin" --log-level warning
+captures="$(mktemp -d)/captures"
+start_gateway "$bin" --log-level warning --record "$captures"
 echo "gateway at $G"
 check() { # check NAME EXPECTED-STATUS CURL-ARGS... : the status must match
     local name="$1" expected="$2"
@@ -44,6 +46,13 @@ check metrics 200 "$G/metrics"
 grep -q 'sdl_gateway_rpc_duration_seconds_bucket{function="Show"' "$work/body"
 check openapi 200 "$G/openapi.yaml"
 check unregister 204 -X DELETE "$G/v1/apps/demo"
+# The capture is closed when the delete answers: both directions of the Show, with times.
+"$bin" inspect "$captures"/demo-*.sdlcap > "$work/inspect"
+grep -q '"record":"header"' "$work/inspect"
+grep '"direction":"appToHeadUnit"' "$work/inspect" | grep -q '"function":"Show"'
+grep '"direction":"headUnitToApp"' "$work/inspect" | grep '"function":"Show"' | grep -q '"resultCode":"SUCCESS"'
+grep -q '"record":"closed"' "$work/inspect"
+echo "record + inspect: $(wc -l < "$work/inspect") lines"
 start=$(date +%s%N)
 kill -TERM "$gateway"
 wait "$gateway"

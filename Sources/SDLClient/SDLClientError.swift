@@ -50,6 +50,8 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
         /// or VR synonym on the same head unit (Core would answer DISALLOWED or DUPLICATE_NAME,
         /// SDL-PROTOCOL.md §e "Registration and limits"); nothing was sent.
         public static let duplicateApp = Code(rawValue: "duplicateApp")
+        /// A capture file (`--record`) could not be created or written; the session goes on.
+        public static let captureFailed = Code(rawValue: "captureFailed")
     }
 
     public var code: Code

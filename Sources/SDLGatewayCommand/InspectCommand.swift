@@ -16,6 +16,11 @@ struct InspectCommand: ParsableCommand {
             (whitespace, ':' and '|' between them are ignored). Each line has the keys that apply: \
             version, encrypted, frameType, serviceType, frameInfo, controlFrame, sessionID, dataSize, \
             messageID, bson, rpcType, functionID, function, correlationID, json, bulkDataSize.
+            A capture file of sdl-gateway serve --record (it starts with SDLCAP) is recognised by its magic: \
+            each line then also has record (header, opened, closed, lost, dropped, frame, error), direction \
+            (appToHeadUnit or headUnitToApp), time (ISO 8601 UTC, milliseconds) and offset (seconds since the \
+            recording started); each direction is reassembled separately. A malformed or truncated capture \
+            file, or SDL bytes in it that do not decode, end with exit status 2.
             """
     )
 
@@ -49,8 +54,8 @@ struct InspectCommand: ParsableCommand {
         } else {
             catalog = .builtIn
         }
-        var inspector = StreamInspector(catalog: catalog, maximumPayloadSize: maxPayload)
         var output = StandardOutputLines()
+        var inspector = Inspector.undecided(catalog: catalog, maximumPayloadSize: maxPayload)
         do {
             if let hex {
                 try inspector.feed(try Self.parseHex(hex), emit: { output.write($0) })
@@ -68,8 +73,16 @@ struct InspectCommand: ParsableCommand {
                     try inspector.feed(ByteBuffer(bytes: chunk), emit: { output.write($0) })
                 }
             }
-            try inspector.finish()
+            try inspector.finish(emit: { output.write($0) })
             output.flush()
+        } catch let error as SDLProtocolError {
+            output.flush()
+            FileHandle.standardError.write(Data("sdl-gateway inspect: malformed capture file at byte offset \(error.offset ?? 0): \(error.code): \(error.detail)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as CaptureErrors {
+            output.flush()
+            FileHandle.standardError.write(Data("sdl-gateway inspect: \(error)\n".utf8))
+            throw ExitCode(2)
         } catch let error as StreamInspector.InspectionError {
             output.flush()
             FileHandle.standardError.write(Data("sdl-gateway inspect: \(error)\n".utf8))
@@ -77,6 +90,62 @@ struct InspectCommand: ParsableCommand {
         } catch let error as HexError {
             FileHandle.standardError.write(Data("sdl-gateway inspect: \(error)\n".utf8))
             throw ExitCode(2)
+        }
+    }
+
+    /// SDL bytes in a well-formed capture file that did not decode (each printed as an error line).
+    struct CaptureErrors: Error, CustomStringConvertible {
+        var count: Int
+        var description: String { "\(count) stretch\(count == 1 ? "" : "es") of SDL bytes in the capture did not decode (see the \"error\" lines)" }
+    }
+
+    /// A raw SDL byte stream or a capture file: decided by the first eight bytes.
+    enum Inspector {
+        case undecided(catalog: SDLCatalog, maximumPayloadSize: Int, head: ByteBuffer = ByteBuffer())
+        case raw(StreamInspector)
+        case capture(CaptureInspector)
+
+        mutating func feed(_ bytes: ByteBuffer, emit: (SDLJSON) -> Void) throws {
+            switch self {
+            case .undecided(let catalog, let maximumPayloadSize, var head):
+                var bytes = bytes
+                head.writeBuffer(&bytes)
+                guard head.readableBytes >= SDLCapture.magic.count else {
+                    self = .undecided(catalog: catalog, maximumPayloadSize: maximumPayloadSize, head: head)
+                    return
+                }
+                try decide(catalog: catalog, maximumPayloadSize: maximumPayloadSize, head: head, emit: emit)
+            case .raw(var inspector):
+                try inspector.feed(bytes, emit: emit)
+                self = .raw(inspector)
+            case .capture(var inspector):
+                try inspector.feed(bytes, emit: emit)
+                self = .capture(inspector)
+            }
+        }
+
+        mutating func finish(emit: (SDLJSON) -> Void) throws {
+            if case .undecided(let catalog, let maximumPayloadSize, let head) = self {
+                // Fewer than eight bytes: a raw stream (or a truncated capture: "SDLCAP" is no SDL frame).
+                try decide(catalog: catalog, maximumPayloadSize: maximumPayloadSize, head: head, emit: emit)
+            }
+            switch self {
+            case .undecided: break
+            case .raw(let inspector): try inspector.finish()
+            case .capture(var inspector):
+                try inspector.finish(emit: emit)
+                if inspector.sdlErrors > 0 { throw CaptureErrors(count: inspector.sdlErrors) }
+            }
+        }
+
+        private mutating func decide(catalog: SDLCatalog, maximumPayloadSize: Int, head: ByteBuffer, emit: (SDLJSON) -> Void) throws {
+            let prefix = head.readableBytesView.prefix(SDLCapture.magic.count)
+            if !prefix.isEmpty, prefix.elementsEqual(SDLCapture.magic.prefix(prefix.count)) {
+                self = .capture(CaptureInspector(catalog: catalog, maximumPayloadSize: maximumPayloadSize))
+            } else {
+                self = .raw(StreamInspector(catalog: catalog, maximumPayloadSize: maximumPayloadSize))
+            }
+            try feed(head, emit: emit)
         }
     }
 

@@ -21,12 +21,14 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every option can also come from the environment (SDL_GATEWAY_LISTEN, SDL_GATEWAY_CORE, \
             SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
-            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
+            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_RECORD, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
             the simulator's options of --simulate take the variables of sdl-gateway simulate (SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, \
             SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE) and the file's "simulator" object; \
             the command line wins over the environment, which wins over the file. Settings are checked strictly: \
             an unknown key or SDL_GATEWAY_ variable, a value of the wrong type, or a boolean variable other than \
             1/0, true/false, yes/no or on/off stops start-up with a message naming it.
+            --record DIR (SDL_GATEWAY_RECORD, "record") writes every app session's SDL bytes, both directions with \
+            times, to DIR/<app id>-<UTC start>.sdlcap (DIR is created if missing); sdl-gateway inspect FILE decodes them.
             """
     )
 
@@ -62,6 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Requests per second each client (token, else address) may make, averaged over 10 s; 0 turns the limit off. Default 1000.")
     var rateLimit: Int?
+
+    @Option(help: "Record every app session's SDL bytes to DIR/<app id>-<UTC start>.sdlcap, for sdl-gateway inspect. Off by default.")
+    var record: String?
 
     @Flag(help: "Allow listening on a non-loopback address without tokens.")
     var insecure = false

@@ -8,7 +8,7 @@ import SDLProtocol
 struct ServeConfigFile {
     static let keys = [
         "listen", "core", "allowedCores", "simulate", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "insecure",
-        "limits", "events", "apps", "simulator",
+        "limits", "events", "apps", "simulator", "record",
     ]
     static let limitsKeys = [
         "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive",

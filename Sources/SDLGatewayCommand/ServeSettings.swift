@@ -13,7 +13,7 @@ import SDLTransport
 /// ```json
 /// {"listen": "0.0.0.0:8080", "core": "tcp://sdl-core:12345", "simulate": false,
 ///  "tokens": {"s3cret": "control", "dashboards": "read"}, "corsOrigins": ["http://localhost:3000"],
-///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "insecure": false,
+///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "insecure": false, "record": "captures",
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
 ///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
@@ -28,7 +28,7 @@ struct ServeSettings {
     static let variables = [
         "SDL_GATEWAY_LISTEN", "SDL_GATEWAY_CORE", "SDL_GATEWAY_ALLOW_CORES", "SDL_GATEWAY_SIMULATE", "SDL_GATEWAY_CONFIG",
         "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL",
-        "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT",
+        "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT", "SDL_GATEWAY_RECORD",
     ]
 
     var listen: HostPort
@@ -162,7 +162,17 @@ struct ServeSettings {
         }
         configuration.host = listen.host
         configuration.port = listen.port
-        configuration.sessions = GatewayApps.Options(defaultCore: core, catalog: catalog, allowedCores: allowedCores)
+        var recording: GatewayRecording?
+        if let directory = try setting(command.record, "SDL_GATEWAY_RECORD", "record") {
+            guard !directory.isEmpty else { throw ValidationError("--record (SDL_GATEWAY_RECORD, \"record\") takes a directory, not an empty string.") }
+            do throws(GatewayRecording.SetupError) {
+                try GatewayRecording.prepare(directory: directory)
+            } catch {
+                throw ValidationError(error.detail)
+            }
+            recording = GatewayRecording(directory: directory)
+        }
+        configuration.sessions = GatewayApps.Options(defaultCore: core, catalog: catalog, allowedCores: allowedCores, recording: recording)
         self.configuration = configuration
 
         let insecure = try flag(command.insecure, "SDL_GATEWAY_INSECURE", "insecure")

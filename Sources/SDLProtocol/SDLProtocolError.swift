@@ -57,6 +57,17 @@ public struct SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertib
         public static let rpcJSONSizeMismatch = Code(rawValue: "rpcJSONSizeMismatch")
         public static let invalidRPCMessage = Code(rawValue: "invalidRPCMessage")
 
+        // Capture files (SDLCapture; README "Recording sessions")
+        /// The input does not start with the capture magic `SDLCAP\r\n`.
+        public static let captureInvalidMagic = Code(rawValue: "captureInvalidMagic")
+        /// The capture file's format version is not one this decoder reads.
+        public static let captureUnsupportedVersion = Code(rawValue: "captureUnsupportedVersion")
+        /// The capture file ends inside its header or a record.
+        public static let captureTruncated = Code(rawValue: "captureTruncated")
+        /// A header or record field is out of range: an unknown record kind, a length above the
+        /// limit, a string that is not UTF-8.
+        public static let captureInvalidRecord = Code(rawValue: "captureInvalidRecord")
+
         // JSON (RFC 8259)
         public static let invalidJSON = Code(rawValue: "invalidJSON")
         public static let jsonNestingTooDeep = Code(rawValue: "jsonNestingTooDeep")

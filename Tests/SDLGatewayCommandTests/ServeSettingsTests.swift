@@ -242,3 +242,25 @@ struct RateLimitSettingTests {
         #expect(throws: (any Error).self) { try ServeSettingsTests.settings(["--rate-limit", "-1"]) }
     }
 }
+
+@Suite("serve --record")
+struct RecordSettingTests {
+    @Test("--record, SDL_GATEWAY_RECORD and the file's \"record\" set the directory (created when missing), in that order; off by default")
+    func record() throws {
+        #expect(try ServeSettingsTests.settings([]).configuration.sessions.recording == nil)
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-record-settings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let (option, variable, file) = (base.appendingPathComponent("option").path, base.appendingPathComponent("variable").path, base.appendingPathComponent("file").path)
+        let config = try ServeSettingsTests.configFile(#"{"record": "\#(file)"}"#)
+        #expect(try ServeSettingsTests.settings(["--config", config]).configuration.sessions.recording?.directory == file)
+        #expect(try ServeSettingsTests.settings(["--config", config], environment: ["SDL_GATEWAY_RECORD": variable]).configuration.sessions.recording?.directory == variable)
+        #expect(try ServeSettingsTests.settings(["--config", config, "--record", option], environment: ["SDL_GATEWAY_RECORD": variable]).configuration.sessions.recording?.directory == option)
+        for directory in [option, variable, file] {
+            var isDirectory: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue, "\(directory) was created")
+        }
+        #expect(throws: (any Error).self) { try ServeSettingsTests.settings(["--record", ""]) }
+        #expect(throws: (any Error).self) { try ServeSettingsTests.settings(["--config", try ServeSettingsTests.configFile(#"{"record": true}"#)]) }
+        #expect(throws: (any Error).self) { try ServeSettingsTests.settings([], environment: ["SDL_GATEWAY_RECORDS": "x"]) }
+    }
+}

@@ -26,6 +26,9 @@ public final class GatewayApps: Service, Sendable {
         public var backoff: SDLBackoff
         /// How long shutdown waits for the apps to unregister.
         public var shutdownGracePeriod: Duration
+        /// Where each app session's SDL bytes are recorded (`serve --record DIR`); `nil`, the
+        /// default, records nothing.
+        public var recording: GatewayRecording?
 
         public init(
             defaultCore: SDLTransportAddress = SDLTransportAddress.tcp(host: "127.0.0.1", port: 12345),
@@ -33,8 +36,10 @@ public final class GatewayApps: Service, Sendable {
             registrationWait: Duration = .seconds(10),
             backoff: SDLBackoff = SDLBackoff(),
             shutdownGracePeriod: Duration = .seconds(4),
-            allowedCores: [SDLTransportAddress] = []
+            allowedCores: [SDLTransportAddress] = [],
+            recording: GatewayRecording? = nil
         ) {
+            self.recording = recording
             self.defaultCore = defaultCore
             self.allowedCores = allowedCores
             self.catalog = catalog
@@ -75,6 +80,8 @@ public final class GatewayApps: Service, Sendable {
         var id: String
         var incarnation: UInt64
         var session: SDLAppSession
+        /// Its capture file, with `--record`.
+        var recording: GatewayRecording.Target?
     }
 
     public let options: Options
@@ -125,7 +132,24 @@ public final class GatewayApps: Service, Sendable {
     var appInfoCount: Int { state.withLock { $0.apps.count } }
 
     /// Publishes a session's events until it ends, then wakes the deletes waiting for that.
+    /// With `--record`, the session's capture file is written beside it and closed (flushed)
+    /// before the deletes wake.
     private func pump(_ app: NewApp) async {
+        if let recording = app.recording {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await SDLCaptureFile.write(recording.tap, to: recording.path, logger: self.logger) }
+                await publishEvents(app)
+                // The session ended: its connections record nothing more.
+                recording.tap.finish()
+            }
+        } else {
+            await publishEvents(app)
+        }
+        let deletes = state.withLock { $0.pumps.removeValue(forKey: app.incarnation) } ?? []
+        deletes.forEach { $0.resume() }
+    }
+
+    private func publishEvents(_ app: NewApp) async {
         let (id, incarnation) = (app.id, app.incarnation)
         for await event in app.session.events {
             let (type, data) = AppEventMapping.map(event)
@@ -141,8 +165,6 @@ public final class GatewayApps: Service, Sendable {
         }
         settle(id, incarnation)
         recordSessionStates()
-        let deletes = state.withLock { $0.pumps.removeValue(forKey: incarnation) } ?? []
-        deletes.forEach { $0.resume() }
     }
 
     /// Waits until the event pump of `incarnation` ended (at once if it did).
@@ -215,8 +237,12 @@ public final class GatewayApps: Service, Sendable {
         let configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog)
         let id = try state.withLock { state throws(GatewayError) -> String in
             let session: SDLAppSession
+            var recording: GatewayRecording.Target?
             do throws(SDLClientError) {
-                session = try registry.add(id: id, configuration: configuration)
+                session = try registry.add(id: id, configuration: configuration) { id in
+                    recording = self.options.recording?.start(app: id, sdlAppID: app.appID, headUnit: core.description)
+                    return recording?.tap
+                }
             } catch {
                 throw GatewayError(error)
             }
@@ -224,7 +250,7 @@ public final class GatewayApps: Service, Sendable {
             let incarnation = hub.openApp(id)
             state.apps[id] = AppInfo(core: core, incarnation: incarnation)
             state.pumps[incarnation] = []
-            newAppsContinuation.yield(NewApp(id: id, incarnation: incarnation, session: session))
+            newAppsContinuation.yield(NewApp(id: id, incarnation: incarnation, session: session, recording: recording))
             return id
         }
         logger.info("app added", metadata: ["gateway.app": "\(id)", "sdl.core": "\(core)"])

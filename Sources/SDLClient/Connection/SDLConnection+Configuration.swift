@@ -24,6 +24,10 @@ extension SDLConnection {
         public var checksPermissions: Bool
         /// How long connecting and negotiating may take.
         public var connectTimeout: TimeAmount
+        /// Where every byte read from and written to the transport is reported, with the
+        /// connection's opening and end (``SDLCaptureTap``; `serve --record`). `nil`, the default,
+        /// records nothing and costs nothing.
+        public var capture: SDLCaptureTap?
 
         /// The head unit's host, from ``address``.
         public var host: String {

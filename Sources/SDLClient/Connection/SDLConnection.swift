@@ -27,6 +27,10 @@ import Synchronization
 /// - ``events`` is bounded: a consumer that falls behind gets ``Event/lost(count:)`` where events
 ///   were dropped.
 ///
+/// - With ``Configuration/capture`` set (`serve --record`), every buffer read from and written to
+///   the transport, and the connection's opening and end, go to that ``SDLCaptureTap`` without
+///   waiting; without it nothing is recorded.
+///
 /// A connection is one-shot (STYLE.md example 6): when the link goes, every pending request fails
 /// at once with ``SDLClientError/Code/linkLost`` and ``run(onRegistered:)`` returns; a supervisor
 /// (``SDLAppSession``) owns reconnection. When its owner ends it with ``close()``, pending requests
@@ -111,9 +115,12 @@ public final class SDLConnection: Sendable {
             (channel, outboundBytes) = try await open()
         } catch {
             // No link was made: it ends as a link does, with its own error.
+            if error.code != .closed { configuration.capture?.record(.lost, text: "\(error)") }
             linkDown(error)
             throw error
         }
+        let capture = configuration.capture
+        capture?.record(.opened, text: configuration.address.description)
         defer { linkDown(SDLClientError(.linkLost, "the connection to the head unit closed")) }
         do {
             try await serve(channel, outboundBytes: outboundBytes)
@@ -123,6 +130,13 @@ public final class SDLConnection: Sendable {
             linkDown(SDLClientError(.linkLost, "\(error)"))
         }
         let (error, clean) = state.withLock { ($0.machine.closeError, $0.machine.endedCleanly) }
+        if let capture {
+            if clean && error == nil {
+                capture.record(.closed, text: "the session ended")
+            } else {
+                capture.record(.lost, text: error.map { "\($0)" } ?? "the head unit closed the connection")
+            }
+        }
         if let error { throw error }
         if !clean { throw SDLClientError(.linkLost, "the head unit closed the connection") }
     }
@@ -162,12 +176,17 @@ public final class SDLConnection: Sendable {
             // Either child ending ends the session: the writer (EndService, a failure or a
             // refusal closed the outbound stream) or the reader (the head unit closed).
             try await withThrowingTaskGroup(of: Void.self) { group in
+                let capture = self.configuration.capture
                 group.addTask {
                     // One buffer per SDL frame, one flush per message.
-                    for await frames in outboundBytes { try await outbound.write(contentsOf: frames) }
+                    for await frames in outboundBytes {
+                        if let capture { for frame in frames { capture.record(.appToHeadUnit, frame) } }
+                        try await outbound.write(contentsOf: frames)
+                    }
                 }
                 group.addTask {
                     for try await bytes in inbound {
+                        capture?.record(.headUnitToApp, bytes)
                         self.perform { state, now in ((), state.machine.receive(bytes, now: now)) }
                     }
                 }

@@ -75,8 +75,13 @@ public final class SDLAppRegistry: Sendable {
     /// same head unit, the errors of ``SDLRegistrationParameters/make(from:catalog:)`` for
     /// parameters the head unit would refuse, and ``SDLClientError/Code/closed`` once
     /// ``shutdown()`` began; nothing is sent then.
+    ///
+    /// `capture`, given the app's registry id once it is known, may return the tap that records
+    /// the session's bytes (``SDLConnection/Configuration/capture``).
     @discardableResult
-    public func add(id: String? = nil, configuration: SDLConnection.Configuration) throws(SDLClientError) -> SDLAppSession {
+    public func add(
+        id: String? = nil, configuration: SDLConnection.Configuration, capture: ((_ id: String) -> SDLCaptureTap?)? = nil
+    ) throws(SDLClientError) -> SDLAppSession {
         _ = try SDLRegistrationParameters.make(from: configuration.app, catalog: configuration.catalog)
         let headUnit = SDLAppRegistryIndex.headUnit(address: configuration.address)
         return try state.withLock { state throws(SDLClientError) -> SDLAppSession in
@@ -85,6 +90,8 @@ public final class SDLAppRegistry: Sendable {
             }
             let id = id ?? state.index.makeID()
             try state.index.claim(id: id, headUnit: headUnit, app: configuration.app)
+            var configuration = configuration
+            if let capture { configuration.capture = capture(id) }
             var logger = self.logger
             logger[metadataKey: "sdl.registryID"] = "\(id)"
             let session = SDLAppSession(configuration: configuration, backoff: backoff, clock: clock, logger: logger)

@@ -1,0 +1,110 @@
+import Foundation
+import SDLClient
+import SDLProtocol
+
+/// `serve --record DIR`: one capture file (``SDLCapture``) per app session, that is per
+/// incarnation of an app id, named `DIR/<app id>-<UTC start>.sdlcap`, e.g.
+/// `demo-20261122T050000.123Z.sdlcap`. Reconnections of the session go to the same file.
+///
+/// App ids become file names safely: letters, digits, `-` and `_` stay; every other byte of the
+/// id's UTF-8 (`.`, `/`, `%`, spaces, non-ASCII …) becomes `%XX`, so two ids never share a name and
+/// no id can leave the directory. The encoded id is cut at 120 characters.
+public struct GatewayRecording: Sendable, Hashable {
+    /// Where the files go; it exists and is writable (``prepare(directory:)``).
+    public var directory: String
+    /// The bounds of each session's queue between the link and the disk.
+    public var limits: SDLCaptureTap.Limits
+
+    public init(directory: String, limits: SDLCaptureTap.Limits = SDLCaptureTap.Limits()) {
+        self.directory = directory
+        self.limits = limits
+    }
+
+    /// Why `--record DIR` cannot be used: the directory cannot be made or written.
+    public struct SetupError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Stable: `recordDirectoryUnavailable`.
+        public let code = "recordDirectoryUnavailable"
+        public var detail: String
+        init(_ detail: String) { self.detail = detail }
+        public var description: String { detail }
+    }
+
+    /// The extension of capture files.
+    public static let fileExtension = "sdlcap"
+
+    /// A recording's tap and its file.
+    struct Target: Sendable {
+        var tap: SDLCaptureTap
+        var path: String
+    }
+
+    /// A new tap and file name for app `id` starting now.
+    func start(app id: String, sdlAppID: String, headUnit: String, now: Date = Date()) -> Target {
+        let micros = Int64((now.timeIntervalSince1970 * 1_000_000).rounded())
+        let header = SDLCaptureHeader(app: id, sdlAppID: sdlAppID, headUnit: headUnit, startMicroseconds: micros)
+        let base = "\(Self.safeName(id))-\(Self.timestamp(now))"
+        var path = (directory as NSString).appendingPathComponent("\(base).\(Self.fileExtension)")
+        var suffix = 2
+        while FileManager.default.fileExists(atPath: path) {
+            path = (directory as NSString).appendingPathComponent("\(base)-\(suffix).\(Self.fileExtension)")
+            suffix += 1
+        }
+        return Target(tap: SDLCaptureTap(header: header, limits: limits), path: path)
+    }
+
+    /// `id` as a file name: `[A-Za-z0-9_-]` kept, every other UTF-8 byte as `%XX`; at most 120
+    /// characters; never empty.
+    public static func safeName(_ id: String) -> String {
+        var name = ""
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                name.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                name += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+            if name.count >= 120 { break }
+        }
+        return name.isEmpty ? "_" : String(name.prefix(120))
+    }
+
+    /// `yyyyMMdd'T'HHmmss.SSS'Z'` in UTC.
+    static func timestamp(_ date: Date) -> String {
+        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = millis.quotientAndRemainder(dividingBy: 1000)
+        let components = Calendar(identifier: .gregorian).dateComponents(
+            in: TimeZone(identifier: "UTC")!, from: Date(timeIntervalSince1970: TimeInterval(seconds.quotient)))
+        func two(_ value: Int?) -> String { String(value ?? 0).leftPadded(to: 2) }
+        return "\(String(components.year ?? 0).leftPadded(to: 4))\(two(components.month))\(two(components.day))T"
+            + "\(two(components.hour))\(two(components.minute))\(two(components.second)).\(String(seconds.remainder).leftPadded(to: 3))Z"
+    }
+
+    /// Creates `directory` when missing and checks that files can be made in it; throws a
+    /// message saying what is wrong.
+    public static func prepare(directory: String) throws(SetupError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw SetupError("--record \(directory) is not a directory")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw SetupError("--record \(directory): cannot create the directory (\(error.localizedDescription))")
+            }
+        }
+        let probe = (directory as NSString).appendingPathComponent(".sdl-gateway-write-check-\(UInt64.random(in: 0...UInt64.max))")
+        guard FileManager.default.createFile(atPath: probe, contents: Data()) else {
+            throw SetupError("--record \(directory): the directory is not writable")
+        }
+        try? FileManager.default.removeItem(atPath: probe)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SDLProtocol
+
+/// Writes a capture file (``SDLCapture``) from an ``SDLCaptureTap``: the header, then every batch
+/// the tap queued, until the tap is finished (or the writing task is cancelled); then it closes
+/// the file. File calls run on NIO's blocking-I/O thread pool, never on an event loop or the
+/// tasks that carry requests.
+public enum SDLCaptureFile {
+    /// Writes `tap`'s records to a new file at `path` until the tap finishes; returns how many
+    /// records were written. A file that cannot be created or written is logged, and the tap is
+    /// drained (its records dropped) so the session never waits for it.
+    @discardableResult
+    public static func write(_ tap: SDLCaptureTap, to path: String, threadPool: NIOThreadPool = .singleton, logger: Logger) async -> Int {
+        var written = 0
+        var droppedLogged = 0
+        let metadata: Logger.Metadata = ["sdl.app": "\(tap.header.app)", "capture.file": "\(path)"]
+        do {
+            let handle = try await threadPool.runIfActive { () throws -> FileHandle in
+                guard FileManager.default.createFile(atPath: path, contents: nil) , let handle = FileHandle(forWritingAtPath: path) else {
+                    throw SDLClientError(.captureFailed, "cannot create \(path)")
+                }
+                return handle
+            }
+            do {
+                var header = ByteBuffer()
+                header.writeSDLCaptureHeader(tap.header)
+                try await append(header, to: handle, threadPool: threadPool)
+                while let batch = await tap.nextBatch() {
+                    var bytes = ByteBuffer()
+                    for record in batch {
+                        bytes.writeSDLCaptureRecord(record)
+                        if let dropped = record.droppedCount {
+                            droppedLogged += Int(dropped)
+                            logger.warning("capture records dropped: the disk is slower than the link", metadata: metadata.merging(["capture.dropped": "\(dropped)", "capture.droppedTotal": "\(droppedLogged)"]) { $1 })
+                        }
+                    }
+                    try await append(bytes, to: handle, threadPool: threadPool)
+                    written += batch.count
+                }
+            } catch {
+                try? await threadPool.runIfActive { try handle.close() }
+                throw error
+            }
+            try await threadPool.runIfActive { try handle.close() }
+            logger.info("capture file closed", metadata: metadata.merging(["capture.records": "\(written)"]) { $1 })
+        } catch {
+            logger.error("cannot write the capture file; recording of this app stops", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            tap.finish()
+            while await tap.nextBatch() != nil {}
+        }
+        return written
+    }
+
+    private static func append(_ bytes: ByteBuffer, to handle: FileHandle, threadPool: NIOThreadPool) async throws {
+        let data = Data(bytes.readableBytesView)
+        try await threadPool.runIfActive { try handle.write(contentsOf: data) }
+    }
+}
