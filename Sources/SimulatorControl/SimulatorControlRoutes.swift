@@ -25,6 +25,7 @@ public struct SimulatorControlRoutes: Sendable {
 
     /// The appID a path or body names: an app registered with that SDL appID first, else the
     /// gateway's app with that id (an unknown one stays as given and is a 404 of the head unit).
+    /// It reads the simulator: never call it inside `simulator.perform`.
     func resolveAppID(_ named: String) -> String {
         if simulator.snapshot.app(withID: named) != nil { return named }
         return gatewayApp(named) ?? named
@@ -150,6 +151,8 @@ public struct SimulatorControlRoutes: Sendable {
                 throw HTTPProblem.invalidBody("delayMs must be 0...\(Self.maximumFaultDelay)")
             }
             var added: [SDLJSON] = []
+            // Resolved before perform: resolving reads the simulator, whose lock perform holds.
+            let burstAppID = body["burst"]?["appID"]?.stringValue.map(resolveAppID)
             try simulator.perform { unit, now in
                 var actions: [HeadUnitAction] = []
                 if let burstValue = body["burst"] {
@@ -163,7 +166,7 @@ public struct SimulatorControlRoutes: Sendable {
                     actions = try Self.control {
                         try unit.burst(
                             name, parameters: burst["params"]?.objectValue ?? [:], count: Int(count),
-                            ratePerSecond: burst["ratePerSecond"]?.doubleValue, appID: burst["appID"]?.stringValue.map(resolveAppID), now: now
+                            ratePerSecond: burst["ratePerSecond"]?.doubleValue, appID: burstAppID, now: now
                         )
                     }
                     added.append(["burst": .object(burst)])

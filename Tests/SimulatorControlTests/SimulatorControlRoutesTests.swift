@@ -183,6 +183,15 @@ struct SimulatorControlRoutesTests {
             try await client.execute(uri: "/v1/simulator/apps/demo2", method: .get) { response throws in
                 #expect(response.status == .notFound)
             }
+            // A burst for an app named by its gateway id (resolving it inside the head unit's lock trapped).
+            let burst = #"{"burst":{"notification":"OnHMIStatus","count":1,"appID":"radio","params":{"hmiLevel":"FULL","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN"}}}"#
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: burst)) { response throws in
+                #expect(response.status == .created)
+            }
+            let empty = #"{"burst":{"notification":"OnHMIStatus","count":1,"appID":"","params":{"hmiLevel":"FULL","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN"}}}"#
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: empty)) { response throws in
+                #expect(response.status == .notFound)
+            }
         }
     }
 }
