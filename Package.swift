@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "HTTPAPISupport",
                 "SDLClient",
+                "SDLManagers",
                 "SDLProtocol",
                 "SDLSpec",
                 "SDLTransport",

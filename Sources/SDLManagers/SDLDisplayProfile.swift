@@ -46,9 +46,12 @@ public struct SDLDisplayProfile: Sendable, Hashable {
     }
 
     /// Reads a `WindowCapability` (or an old `DisplayCapabilities`) object; members it lacks stay
-    /// unknown. `softButtonCapabilities` is taken from the object, else from the separate
-    /// RegisterAppInterface parameter of that name.
-    public init(windowCapability: SDLJSON?, softButtonCapabilities: SDLJSON? = nil, rpcSpecMajorVersion: Int) {
+    /// unknown. The number of soft buttons comes from the window's own `softButtonCapabilities`
+    /// ("the number of soft buttons available on-window", MOBILE_API.xml `WindowCapability`);
+    /// RegisterAppInterface's separate parameter only says soft buttons are supported (SDL Core's
+    /// default `hmi_capabilities.json` lists one entry there and shows several buttons), so it
+    /// leaves the count at the Show limit.
+    public init(windowCapability: SDLJSON?, rpcSpecMajorVersion: Int) {
         var lines = 4
         var widths: [String: Int] = [:]
         var names: Set<String>?
@@ -63,7 +66,7 @@ public struct SDLDisplayProfile: Sendable, Hashable {
             lines = (1...4).last { found.contains("mainField\($0)") } ?? 0
         }
         let templates = windowCapability?["templatesAvailable"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
-        let buttons = (windowCapability?["softButtonCapabilities"] ?? softButtonCapabilities)?.arrayValue?.count
+        let buttons = windowCapability?["softButtonCapabilities"]?.arrayValue?.count
         let layouts = windowCapability?["menuLayoutsAvailable"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
         self.init(
             mainFieldLines: lines,

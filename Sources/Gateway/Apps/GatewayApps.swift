@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import SDLClient
+import SDLManagers
 import SDLProtocol
 import SDLSpec
 import SDLTransport
@@ -62,6 +63,8 @@ public final class GatewayApps: Service, Sendable {
         var incarnation: UInt64
         var files: Set<String> = []
         var spaceAvailable: Int64?
+        /// The declared screen (`/v1/apps/{id}/screen`) of this incarnation.
+        let screen = AppScreen()
         /// Registered once or closed: `POST /v1/apps` stops waiting.
         var settled = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -151,13 +154,13 @@ public final class GatewayApps: Service, Sendable {
 
     private func publishEvents(_ app: NewApp) async {
         let (id, incarnation) = (app.id, app.incarnation)
+        let screen = state.withLock { $0.apps[id]?.incarnation == incarnation ? $0.apps[id]?.screen : nil }
         for await event in app.session.events {
-            let (type, data) = AppEventMapping.map(event)
-            let (delivered, dropped) = hub.publish(app: id, incarnation: incarnation, type: type, data: data).map { ($0.delivered, $0.dropped) } ?? (0, 0)
-            Counter(label: "sdl_gateway_events_published_total", dimensions: [("type", type)]).increment()
-            if delivered > 0 { Counter(label: "sdl_gateway_events_delivered_total").increment(by: delivered) }
-            if dropped > 0 { Counter(label: "sdl_gateway_events_dropped_total").increment(by: dropped) }
-            if case .lost(let count) = event { Counter(label: "sdl_gateway_events_lost_total").increment(by: count) }
+            publish(AppEventMapping.map(event), id: id, incarnation: incarnation, source: event)
+            // A press of a soft button the declared screen shows, by the user's ids, after the raw one.
+            if case .app(.notification(let name, let parameters)) = event, let buttonEvent = screen?.buttonEvent(name, parameters) {
+                publish(buttonEvent.json, id: id, incarnation: incarnation, source: nil)
+            }
             if case .connection(let connectionState, _) = event {
                 if connectionState == .registered || connectionState == .closed { settle(id, incarnation) }
                 recordSessionStates()
@@ -165,6 +168,17 @@ public final class GatewayApps: Service, Sendable {
         }
         settle(id, incarnation)
         recordSessionStates()
+    }
+
+    /// Publishes one event of app `id` on the hub and counts it; `source` is the session event it
+    /// came from (`nil` for events the gateway derives, such as `softButton`).
+    private func publish(_ event: (type: String, data: SDLJSON), id: String, incarnation: UInt64, source: SDLAppSession.Event?) {
+        let (type, data) = event
+        let (delivered, dropped) = hub.publish(app: id, incarnation: incarnation, type: type, data: data).map { ($0.delivered, $0.dropped) } ?? (0, 0)
+        Counter(label: "sdl_gateway_events_published_total", dimensions: [("type", type)]).increment()
+        if delivered > 0 { Counter(label: "sdl_gateway_events_delivered_total").increment(by: delivered) }
+        if dropped > 0 { Counter(label: "sdl_gateway_events_dropped_total").increment(by: dropped) }
+        if case .lost(let count) = source { Counter(label: "sdl_gateway_events_lost_total").increment(by: count) }
     }
 
     /// Waits until the event pump of `incarnation` ended (at once if it did).
@@ -268,6 +282,17 @@ public final class GatewayApps: Service, Sendable {
     public func session(_ id: String) throws(GatewayError) -> SDLAppSession {
         guard let session = registry.session(id: id) else { throw GatewayError(.appNotFound, "no app \(id)") }
         return session
+    }
+
+    /// The declared screen of app `id`, or ``GatewayError/Code/appNotFound``.
+    func screen(_ id: String) throws(GatewayError) -> AppScreen {
+        guard let screen = state.withLock({ $0.apps[id]?.screen }) else { throw GatewayError(.appNotFound, "no app \(id)") }
+        return screen
+    }
+
+    /// The files app `id`'s head unit is known to hold (from ListFiles, PutFile and DeleteFile).
+    func knownFiles(_ id: String) -> Set<String> {
+        state.withLock { $0.apps[id]?.files ?? [] }
     }
 
     /// The SDL appID (RegisterAppInterface `fullAppID`/`appID`) app `id` registers with, if there is such an app.

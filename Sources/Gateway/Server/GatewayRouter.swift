@@ -54,6 +54,7 @@ public struct GatewayRouter: Sendable {
         AppRoutes(apps: apps, limits: configuration.limits).add(to: router)
         RPCRoutes(executor: executor, limits: configuration.limits).add(to: router)
         FileRoutes(apps: apps, limits: configuration.limits).add(to: router)
+        ScreenRoutes(apps: apps, limits: configuration.limits).add(to: router)
         SpecRoutes(catalog: apps.options.catalog).add(to: router)
         TicketRoutes(tickets: authenticator.tickets).add(to: router)
         events.add(to: router)
@@ -99,6 +100,7 @@ public struct GatewayRouter: Sendable {
         APIOperation("DELETE", "/v1/apps/{id}"),
         APIOperation("POST", "/v1/apps/{id}/rpc/{function}", query: ["timeout", "validate", "checkPermissions"]),
         APIOperation("POST", "/v1/apps/{id}/batch"),
+        APIOperation("GET", "/v1/apps/{id}/screen"), APIOperation("PUT", "/v1/apps/{id}/screen"), APIOperation("PATCH", "/v1/apps/{id}/screen"),
         APIOperation("GET", "/v1/apps/{id}/vehicle-data", query: ["names"]),
         APIOperation("PUT", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["owner"]),
         APIOperation("DELETE", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["names", "owner"]),

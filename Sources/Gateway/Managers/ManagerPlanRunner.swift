@@ -1,0 +1,53 @@
+import SDLClient
+import SDLManagers
+import SDLProtocol
+
+/// Carries out a manager's plan on an app's session (the thin driver of the pure managers):
+/// each request in order through ``RPCExecutor`` (validated against the spec like any RPC), and
+/// reports what it sent. Files are settled before the plan is made (``knownFiles(app:needing:)``),
+/// so an `ensureFile` step only confirms what is known; an image the head unit does not have is
+/// refused before anything is sent.
+struct ManagerPlanRunner: Sendable {
+    let apps: GatewayApps
+
+    /// The files the app's head unit holds, asking it (ListFiles) once when `names` includes one
+    /// the gateway has not seen; a name still missing then is a 422 naming the field that uses it.
+    func knownFiles(app id: String, needing names: [(file: String, field: String)]) async throws(GatewayError) -> Set<String> {
+        var known = apps.knownFiles(id)
+        guard names.contains(where: { !known.contains($0.file) }) else { return known }
+        do {
+            let listed = try await apps.session(id).listFiles()
+            apps.noteFiles(id, all: listed, spaceAvailable: nil)
+            known = Set(listed)
+        } catch let error as SDLClientError {
+            throw GatewayError(error)
+        } catch {
+            throw GatewayError.from(error)
+        }
+        let missing = names.filter { !known.contains($0.file) }
+        guard let first = missing.first else { return known }
+        throw GatewayError(
+            .invalidParameters, "\(first.field): the head unit has no file \(first.file); upload it first (PUT /v1/apps/\(id)/files/\(first.file))",
+            issues: missing.map { "\($0.field): no file \($0.file) on the head unit" }
+        )
+    }
+
+    /// Sends the plan's requests in order; the RPCs sent with their result codes. A refusal stops
+    /// the plan there and is thrown (the state it would have reached is not accepted).
+    func run(_ plan: SDLManagerPlan, app id: String) async throws(GatewayError) -> [SDLJSON] {
+        let executor = RPCExecutor(apps: apps)
+        var sent: [SDLJSON] = []
+        for request in plan.requests {
+            let outcome = try await executor.send(app: id, function: request.functionName, parameters: request.parameters)
+            sent.append(["function": .string(request.functionName), "resultCode": outcome.response["resultCode"] ?? .null, "parameters": request.parameters])
+        }
+        return sent
+    }
+}
+
+extension GatewayError {
+    /// A declaration the managers refuse, as a 422 naming the field by its JSON path.
+    init(_ error: SDLManagerError) {
+        self.init(.invalidParameters, "\(error.path): \(error.detail)", issues: ["\(error.path): \(error.detail)"])
+    }
+}
