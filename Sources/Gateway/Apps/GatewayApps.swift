@@ -63,8 +63,8 @@ public final class GatewayApps: Service, Sendable {
         var incarnation: UInt64
         var files: Set<String> = []
         var spaceAvailable: Int64?
-        /// The declared screen (`/v1/apps/{id}/screen`) of this incarnation.
-        let screen = AppScreen()
+        /// The declared screen, menu and voice commands of this incarnation.
+        let managers = AppManagers()
         /// Registered once or closed: `POST /v1/apps` stops waiting.
         var settled = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -154,12 +154,12 @@ public final class GatewayApps: Service, Sendable {
 
     private func publishEvents(_ app: NewApp) async {
         let (id, incarnation) = (app.id, app.incarnation)
-        let screen = state.withLock { $0.apps[id]?.incarnation == incarnation ? $0.apps[id]?.screen : nil }
+        let managers = state.withLock { $0.apps[id]?.incarnation == incarnation ? $0.apps[id]?.managers : nil }
         for await event in app.session.events {
             publish(AppEventMapping.map(event), id: id, incarnation: incarnation, source: event)
-            // A press of a soft button the declared screen shows, by the user's ids, after the raw one.
-            if case .app(.notification(let name, let parameters)) = event, let buttonEvent = screen?.buttonEvent(name, parameters) {
-                publish(buttonEvent.json, id: id, incarnation: incarnation, source: nil)
+            // What the driver did to the declared screen and menu, by the user's ids, after the raw event.
+            if case .app(.notification(let name, let parameters)) = event, let managers {
+                for derived in managers.events(name, parameters) { publish(derived, id: id, incarnation: incarnation, source: nil) }
             }
             if case .connection(let connectionState, _) = event {
                 if connectionState == .registered || connectionState == .closed { settle(id, incarnation) }
@@ -284,10 +284,10 @@ public final class GatewayApps: Service, Sendable {
         return session
     }
 
-    /// The declared screen of app `id`, or ``GatewayError/Code/appNotFound``.
-    func screen(_ id: String) throws(GatewayError) -> AppScreen {
-        guard let screen = state.withLock({ $0.apps[id]?.screen }) else { throw GatewayError(.appNotFound, "no app \(id)") }
-        return screen
+    /// The managers of app `id`, or ``GatewayError/Code/appNotFound``.
+    func managers(_ id: String) throws(GatewayError) -> AppManagers {
+        guard let managers = state.withLock({ $0.apps[id]?.managers }) else { throw GatewayError(.appNotFound, "no app \(id)") }
+        return managers
     }
 
     /// The files app `id`'s head unit is known to hold (from ListFiles, PutFile and DeleteFile).

@@ -32,6 +32,18 @@ struct ManagerPlanRunner: Sendable {
         )
     }
 
+    /// What the managers need of the app's head unit: its main window's text fields, templates
+    /// from the registration's `displayCapabilities`, and the RPC spec version both sides speak.
+    func profile(app id: String) throws(GatewayError) -> SDLDisplayProfile {
+        let session = try apps.session(id)
+        guard let registration = session.connection?.tracker.registration, session.connectionState == .registered else {
+            throw GatewayError(.notConnected, "app \(id) is not registered with its head unit")
+        }
+        let headUnitMajor = registration["syncMsgVersion"]?["majorVersion"]?.intValue.map(Int.init) ?? 8
+        let major = min(headUnitMajor, session.configuration.app.syncMsgVersion.major)
+        return SDLDisplayProfile(windowCapability: registration["displayCapabilities"], rpcSpecMajorVersion: major)
+    }
+
     /// Sends the plan's requests in order; the RPCs sent with their result codes. A refusal stops
     /// the plan there and is thrown (the state it would have reached is not accepted).
     func run(_ plan: SDLManagerPlan, app id: String) async throws(GatewayError) -> [SDLJSON] {

@@ -21,25 +21,11 @@ enum ScreenDeclaration {
                 issues += unknown(state.objectValue ?? [:], allowed: stateMembers, at: "$.softButtons[\(index)].states[\(stateIndex)]")
             }
         }
-        if let first = issues.first { throw GatewayError(.invalidParameters, first, issues: issues) }
-        do {
-            return try JSONDecoder().decode(SDLScreen.self, from: Data(json.serializedBytes()))
-        } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {
-            let issue = "\(path(context.codingPath)): expected \(describe(type))"
-            throw GatewayError(.invalidParameters, issue, issues: [issue])
-        } catch let DecodingError.keyNotFound(key, context) {
-            let issue = "\(path(context.codingPath + [key])): is required"
-            throw GatewayError(.invalidParameters, issue, issues: [issue])
-        } catch {
-            throw GatewayError(.invalidParameters, "the screen does not decode: \(error)")
-        }
+        return try ManagerDeclaration.decode(SDLScreen.self, from: json, unknownMembers: issues)
     }
 
     /// The screen as its JSON resource.
-    static func json(_ screen: SDLScreen) -> SDLJSON {
-        guard let data = try? JSONEncoder().encode(screen), let json = try? SDLJSON.parse([UInt8](data)) else { return [:] }
-        return json
-    }
+    static func json(_ screen: SDLScreen) -> SDLJSON { ManagerDeclaration.json(screen) }
 
     /// RFC 7396: members of an object patch replace the target's (recursively for objects), a
     /// `null` member removes one, any other patch replaces the whole target.
@@ -57,18 +43,6 @@ enum ScreenDeclaration {
     }
 
     private static func unknown(_ members: [String: SDLJSON], allowed: Set<String>, at path: String) -> [String] {
-        members.keys.filter { !allowed.contains($0) }.sorted().map { "\(path).\($0): unknown member; expected one of \(allowed.sorted().joined(separator: ", "))" }
-    }
-
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.reduce("$") { path, key in key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)" }
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is [String].Type: "an array of strings"
-        default: "a \(type)".replacingOccurrences(of: "Array<", with: "array of ").replacingOccurrences(of: ">", with: "")
-        }
+        ManagerDeclaration.unknown(members, allowed: allowed, at: path)
     }
 }

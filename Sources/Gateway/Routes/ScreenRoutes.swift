@@ -20,8 +20,8 @@ struct ScreenRoutes: Sendable {
     func add(to router: some RouterMethods<GatewayRequestContext>) {
         router.get("v1/apps/:id/screen") { _, context -> Response in
             let id = try context.parameters.decoded("id")
-            let screen = try apps.screen(id)
-            let (declared, accepted) = screen.state.withLock { ($0.declared, $0.manager.accepted) }
+            let managers = try apps.managers(id)
+            let (declared, accepted) = managers.state.withLock { ($0.declaredScreen, $0.screen.accepted) }
             return HTTPBody.response(Self.resource(declared, accepted: accepted))
         }
         router.put("v1/apps/:id/screen") { request, context -> Response in
@@ -42,10 +42,10 @@ struct ScreenRoutes: Sendable {
     /// Makes the head unit show what `declare` makes of the declared screen, one update of the
     /// app's screen at a time; the resource with the RPCs sent and the warnings.
     func update(_ id: String, _ declare: @Sendable (SDLScreen?) throws(GatewayError) -> SDLScreen) async throws(GatewayError) -> SDLJSON {
-        let screen = try apps.screen(id)
-        return try await screen.updates.run("screen") { () async throws(GatewayError) -> SDLJSON in
-            let declared = try declare(screen.state.withLock { $0.declared })
-            let profile = try profile(id)
+        let managers = try apps.managers(id)
+        return try await managers.updates.run("screen") { () async throws(GatewayError) -> SDLJSON in
+            let declared = try declare(managers.state.withLock { $0.declaredScreen })
+            let profile = try ManagerPlanRunner(apps: apps).profile(app: id)
             do throws(SDLManagerError) {
                 try declared.validate(for: profile)
             } catch {
@@ -54,7 +54,7 @@ struct ScreenRoutes: Sendable {
             let runner = ManagerPlanRunner(apps: apps)
             let fields = Self.imageFields(declared)
             let known = try await runner.knownFiles(app: id, needing: fields)
-            var manager = screen.state.withLock { $0.manager }
+            var manager = managers.state.withLock { $0.screen }
             let update: SDLScreenManager.Update
             do throws(SDLManagerError) {
                 update = try manager.plan(declared, profile: profile, knownFiles: known)
@@ -64,27 +64,15 @@ struct ScreenRoutes: Sendable {
             let sent = try await runner.run(update.plan, app: id)
             manager.accept(update)
             let accepted = manager.accepted
-            screen.state.withLock { state in
-                state.manager = manager
-                state.declared = declared
+            managers.state.withLock { state in
+                state.screen = manager
+                state.declaredScreen = declared
             }
             var resource = Self.resource(declared, accepted: accepted).objectValue ?? [:]
             resource["sent"] = .array(sent)
             resource["warnings"] = .array(update.plan.warnings.map { ["kind": .string($0.kind.rawValue), "path": .string($0.path), "field": .string($0.field), "message": .string($0.message)] })
             return .object(resource)
         }
-    }
-
-    /// What the managers need of the app's head unit: its main window's text fields, templates
-    /// from the registration's `displayCapabilities`, and the RPC spec version both sides speak.
-    func profile(_ id: String) throws(GatewayError) -> SDLDisplayProfile {
-        let session = try apps.session(id)
-        guard let registration = session.connection?.tracker.registration, session.connectionState == .registered else {
-            throw GatewayError(.notConnected, "app \(id) is not registered with its head unit")
-        }
-        let headUnitMajor = registration["syncMsgVersion"]?["majorVersion"]?.intValue.map(Int.init) ?? 8
-        let major = min(headUnitMajor, session.configuration.app.syncMsgVersion.major)
-        return SDLDisplayProfile(windowCapability: registration["displayCapabilities"], rpcSpecMajorVersion: major)
     }
 
     /// The dynamic images a screen names, with the field that names each.

@@ -55,6 +55,7 @@ public struct GatewayRouter: Sendable {
         RPCRoutes(executor: executor, limits: configuration.limits).add(to: router)
         FileRoutes(apps: apps, limits: configuration.limits).add(to: router)
         ScreenRoutes(apps: apps, limits: configuration.limits).add(to: router)
+        MenuRoutes(apps: apps, limits: configuration.limits).add(to: router)
         SpecRoutes(catalog: apps.options.catalog).add(to: router)
         TicketRoutes(tickets: authenticator.tickets).add(to: router)
         events.add(to: router)
@@ -101,6 +102,8 @@ public struct GatewayRouter: Sendable {
         APIOperation("POST", "/v1/apps/{id}/rpc/{function}", query: ["timeout", "validate", "checkPermissions"]),
         APIOperation("POST", "/v1/apps/{id}/batch"),
         APIOperation("GET", "/v1/apps/{id}/screen"), APIOperation("PUT", "/v1/apps/{id}/screen"), APIOperation("PATCH", "/v1/apps/{id}/screen"),
+        APIOperation("GET", "/v1/apps/{id}/menu"), APIOperation("PUT", "/v1/apps/{id}/menu"),
+        APIOperation("GET", "/v1/apps/{id}/voice-commands"), APIOperation("PUT", "/v1/apps/{id}/voice-commands"),
         APIOperation("GET", "/v1/apps/{id}/vehicle-data", query: ["names"]),
         APIOperation("PUT", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["owner"]),
         APIOperation("DELETE", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["names", "owner"]),

@@ -1,0 +1,34 @@
+import SDLManagers
+import SDLProtocol
+import Synchronization
+
+/// One app's declared state and what its head unit accepted (the managers of `SDLManagers`):
+/// lives as long as the app's incarnation, so a deleted app leaves none behind and a re-created
+/// one starts empty. Updates of one resource run one at a time (``updates``, keyed `screen` and
+/// `menu`; the menu and the voice commands share one key because they share one id counter);
+/// the event pump reads the accepted state from any thread.
+final class AppManagers: Sendable {
+    struct State: Sendable {
+        var screen = SDLScreenManager()
+        /// The screen last declared and carried out; `nil` before the first PUT.
+        var declaredScreen: SDLScreen?
+        var menu = SDLMenuManager()
+        var declaredMenu: SDLMenu?
+        var declaredVoiceCommands: [SDLVoiceCommand]?
+    }
+
+    let state = Mutex(State())
+    /// One update of a resource at a time: a PUT that loses a race still ends with the head unit
+    /// showing the last accepted state.
+    let updates = KeyedSerializer()
+
+    /// The events the managers derive from a notification of the head unit, by the user's ids:
+    /// `softButton`/`mediaButton` from button notifications, `menuSelection` from OnCommand.
+    func events(_ name: String, _ parameters: SDLJSON) -> [(type: String, data: SDLJSON)] {
+        let (screen, menu) = state.withLock { ($0.screen.accepted, $0.menu) }
+        if name == "OnCommand" {
+            return menu.selection(onCommand: parameters).map { [("menuSelection", $0.json)] } ?? []
+        }
+        return SDLButtonEvent.map(notification: name, parameters: parameters, screen: screen).map { [$0.json] } ?? []
+    }
+}
