@@ -106,4 +106,37 @@ struct ScreenRoutesTests {
         #expect(ScreenDeclaration.mergePatch(target, ["e": ["x": 1]]) == ["a": "b", "c": ["d": "e", "f": "g"], "e": ["x": 1]])
         #expect(ScreenDeclaration.mergePatch(target, ["q"]) == ["q"])
     }
+
+    @Test("PUT /media: the track through Show with metadata tags, the clock through SetMediaClockTimer only when it changes, media buttons subscribed once and reported as mediaButton events")
+    func media() async throws {
+        try await H.withGateway { client, simulator, apps in
+            try await H.createApp(client, id: "plain")
+            let notMedia = try await client.execute(uri: "/v1/apps/plain/media", method: .put, headers: H.jsonHeaders, body: H.json(["track": "Song"])) { $0 }
+            #expect(notMedia.status == .conflict)
+            #expect(notMedia.json?["type"] == "urn:sdl-gateway:problem:not-media-app")
+            let body: SDLJSON = ["id": "demo", "appName": "Radio", "appID": "demo-app", "isMediaApplication": true, "appHMIType": ["MEDIA"]]
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(body)) { #expect($0.status == .created) }
+            let playing: SDLJSON = ["track": "Song", "artist": "Band", "clock": ["position": 10, "duration": 200, "state": "PLAYING"]]
+            let first = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(playing)) { $0.json }
+            #expect(first?["sent"]?.arrayValue?.map { $0["function"] } == ["Show", "SubscribeButton", "SubscribeButton", "SubscribeButton", "SetMediaClockTimer"], "\(String(describing: first))")
+            #expect(simulator.snapshot.app(withID: "demo-app")?.screen.json["show"]?["mainField1"] == "Song")
+            let paused: SDLJSON = ["track": "Song", "artist": "Band", "clock": ["position": 30, "duration": 200, "state": "PAUSED"]]
+            let second = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(paused)) { $0.json }
+            #expect(second?["sent"]?.arrayValue?.map { $0["function"] } == ["SetMediaClockTimer"])
+            #expect(second?["sent"]?.arrayValue?.first?["parameters"]?["updateMode"] == "PAUSE")
+
+            let subscription = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["mediaButton"]))
+            defer { subscription.cancel() }
+            try await client.execute(uri: "/v1/simulator/buttons/PLAY_PAUSE/press", method: .post, headers: H.jsonHeaders, body: H.json([:])) { #expect($0.status == .ok) }
+            let event = await subscription.queue.next()
+            #expect(event?.data["button"] == "PLAY_PAUSE")
+
+            let (clock, _) = try await Self.put(client, [:])  // the screen route keeps the declared media
+            #expect(clock == .ok)
+            let bad = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(["clock": ["position": -1, "state": "PLAYING"]])) { $0.status }
+            #expect(bad == .unprocessableContent)
+            let unknownState = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(["clock": ["position": 1, "state": "SPINNING"]])) { $0.status }
+            #expect(unknownState == .unprocessableContent)
+        }
+    }
 }

@@ -12,6 +12,9 @@ final class AppManagers: Sendable {
         var screen = SDLScreenManager()
         /// The screen last declared and carried out; `nil` before the first PUT.
         var declaredScreen: SDLScreen?
+        var media = SDLMediaManager()
+        /// The media state last declared and carried out (its text and artwork are Show fields).
+        var declaredMedia: SDLMedia?
         var menu = SDLMenuManager()
         var declaredMenu: SDLMenu?
         var declaredVoiceCommands: [SDLVoiceCommand]?

@@ -10,6 +10,9 @@ import SDLProtocol
 struct ManagerPlanRunner: Sendable {
     let apps: GatewayApps
 
+    /// The owner of the subscriptions the managers make (the media buttons).
+    static let owner = "managers"
+
     /// The files the app's head unit holds, asking it (ListFiles) once when `names` includes one
     /// the gateway has not seen; a name still missing then is a 422 naming the field that uses it.
     func knownFiles(app id: String, needing names: [(file: String, field: String)]) async throws(GatewayError) -> Set<String> {
@@ -50,6 +53,22 @@ struct ManagerPlanRunner: Sendable {
         let executor = RPCExecutor(apps: apps)
         var sent: [SDLJSON] = []
         for request in plan.requests {
+            if request.functionName == "SubscribeButton", let button = request.parameters["buttonName"]?.stringValue {
+                // Through the session's reference-counted subscriptions (owner `managers`), so a
+                // client's own subscription of the button and the managers' do not collide.
+                let outcome: SDLAppSession.SubscriptionOutcome
+                do {
+                    outcome = try await apps.session(id).subscribe(button: button, owner: Self.owner)
+                } catch let error as SDLClientError {
+                    throw GatewayError(error)
+                } catch {
+                    throw GatewayError.from(error)
+                }
+                guard let response = outcome.response?.parameters else { continue }  // already subscribed by another owner
+                guard response["success"]?.boolValue == true else { throw GatewayError.headUnit("SubscribeButton", response: response) }
+                sent.append(["function": "SubscribeButton", "resultCode": response["resultCode"] ?? .null, "parameters": request.parameters])
+                continue
+            }
             let outcome = try await executor.send(app: id, function: request.functionName, parameters: request.parameters)
             sent.append(["function": .string(request.functionName), "resultCode": outcome.response["resultCode"] ?? .null, "parameters": request.parameters])
         }

@@ -24,6 +24,22 @@ enum ScreenDeclaration {
         return try ManagerDeclaration.decode(SDLScreen.self, from: json, unknownMembers: issues)
     }
 
+    static let mediaMembers: Set<String> = ["track", "artist", "album", "artwork", "clock"]
+    static let clockMembers: Set<String> = ["position", "duration", "state"]
+
+    /// The declared media state in `json`: `{track, artist, album, artwork, clock: {position,
+    /// duration, state}}` (seconds; PLAYING, PAUSED or STOPPED).
+    static func media(from json: SDLJSON) throws(GatewayError) -> SDLMedia {
+        guard let members = json.objectValue else { throw GatewayError(.invalidBody, "the media state must be a JSON object") }
+        var issues = unknown(members, allowed: mediaMembers, at: "$")
+        if let clock = members["clock"]?.objectValue { issues += unknown(clock, allowed: clockMembers, at: "$.clock") }
+        let media = try ManagerDeclaration.decode(SDLMedia.self, from: json, unknownMembers: issues)
+        if let clock = media.clock, !(0...215_999).contains(clock.position) || !(0...215_999).contains(clock.duration ?? 0) {
+            throw GatewayError(.invalidParameters, "$.clock: position and duration are seconds from 0 to 215999 (SetMediaClockTimer's StartTime goes to 59:59:59)")
+        }
+        return media
+    }
+
     /// The screen as its JSON resource.
     static func json(_ screen: SDLScreen) -> SDLJSON { ManagerDeclaration.json(screen) }
 

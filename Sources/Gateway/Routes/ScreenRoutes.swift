@@ -27,50 +27,76 @@ struct ScreenRoutes: Sendable {
         router.put("v1/apps/:id/screen") { request, context -> Response in
             let id = try context.parameters.decoded("id")
             let declaration = try ScreenDeclaration.screen(from: try await HTTPBody.json(request, limit: limits.bodySize, optional: false))
-            return HTTPBody.response(try await update(id) { _ in declaration })
+            return HTTPBody.response(try await update(id) { screen, media in (declaration, media) })
         }
         router.patch("v1/apps/:id/screen") { request, context -> Response in
             let id = try context.parameters.decoded("id")
             let patch = try await HTTPBody.json(request, limit: limits.bodySize, optional: false)
             guard patch.objectValue != nil else { throw GatewayError(.invalidBody, "a merge patch of the screen is a JSON object") }
-            return HTTPBody.response(try await update(id) { declared throws(GatewayError) in
-                try ScreenDeclaration.screen(from: ScreenDeclaration.mergePatch(declared.map(ScreenDeclaration.json) ?? [:], patch))
+            return HTTPBody.response(try await update(id) { declared, media throws(GatewayError) in
+                (try ScreenDeclaration.screen(from: ScreenDeclaration.mergePatch(declared.map(ScreenDeclaration.json) ?? [:], patch)), media)
             })
+        }
+        router.get("v1/apps/:id/media") { _, context -> Response in
+            let managers = try apps.managers(try context.parameters.decoded("id"))
+            let declared = managers.state.withLock { $0.declaredMedia }
+            return HTTPBody.response(["media": declared.map(ManagerDeclaration.json) ?? .null])
+        }
+        router.put("v1/apps/:id/media") { request, context -> Response in
+            let id = try context.parameters.decoded("id")
+            let media = try ScreenDeclaration.media(from: try await HTTPBody.json(request, limit: limits.bodySize, optional: false))
+            // Core refuses the media buttons and clock of other apps: said before anything is sent.
+            guard try apps.session(id).configuration.app.isMediaApplication else {
+                throw GatewayError(.notMediaApp, "app \(id) is not a media app: create it with \"isMediaApplication\": true to declare what it plays")
+            }
+            return HTTPBody.response(try await update(id) { screen, _ in (screen ?? SDLScreen(), media) })
         }
     }
 
-    /// Makes the head unit show what `declare` makes of the declared screen, one update of the
-    /// app's screen at a time; the resource with the RPCs sent and the warnings.
-    func update(_ id: String, _ declare: @Sendable (SDLScreen?) throws(GatewayError) -> SDLScreen) async throws(GatewayError) -> SDLJSON {
+    /// Makes the head unit show what `declare` makes of the declared screen and media state, one
+    /// update of the app's screen at a time (media text and artwork are Show fields, so the media
+    /// route runs here too); the resource with the RPCs sent and the warnings.
+    func update(
+        _ id: String, _ declare: @Sendable (SDLScreen?, SDLMedia?) throws(GatewayError) -> (SDLScreen, SDLMedia?)
+    ) async throws(GatewayError) -> SDLJSON {
         let managers = try apps.managers(id)
         return try await managers.updates.run("screen") { () async throws(GatewayError) -> SDLJSON in
-            let declared = try declare(managers.state.withLock { $0.declaredScreen })
-            let profile = try ManagerPlanRunner(apps: apps).profile(app: id)
+            let current = managers.state.withLock { (screen: $0.declaredScreen, media: $0.declaredMedia) }
+            let (declared, media) = try declare(current.screen, current.media)
+            let runner = ManagerPlanRunner(apps: apps)
+            let profile = try runner.profile(app: id)
             do throws(SDLManagerError) {
                 try declared.validate(for: profile)
             } catch {
                 throw GatewayError(error)
             }
-            let runner = ManagerPlanRunner(apps: apps)
-            let fields = Self.imageFields(declared)
-            let known = try await runner.knownFiles(app: id, needing: fields)
-            var manager = managers.state.withLock { $0.screen }
+            var images = Self.imageFields(declared)
+            if let artwork = media?.artwork.flatMap(SDLImageName.dynamicFile) { images.append((artwork, "$.artwork")) }
+            let known = try await runner.knownFiles(app: id, needing: images)
+            var (screenManager, mediaManager) = managers.state.withLock { ($0.screen, $0.media) }
             let update: SDLScreenManager.Update
             do throws(SDLManagerError) {
-                update = try manager.plan(declared, profile: profile, knownFiles: known)
+                update = try screenManager.plan(declared, media: media, profile: profile, knownFiles: known)
             } catch {
                 throw GatewayError(error)
             }
-            let sent = try await runner.run(update.plan, app: id)
-            manager.accept(update)
-            let accepted = manager.accepted
+            var plan = update.plan
+            let mediaUpdate = media.map { mediaManager.plan($0) }
+            if let mediaUpdate { plan.append(contentsOf: mediaUpdate.plan) }
+            let sent = try await runner.run(plan, app: id)
+            screenManager.accept(update)
+            if let mediaUpdate { mediaManager.accept(mediaUpdate) }
+            let accepted = screenManager.accepted
             managers.state.withLock { state in
-                state.screen = manager
+                state.screen = screenManager
+                state.media = mediaManager
                 state.declaredScreen = declared
+                state.declaredMedia = media
             }
             var resource = Self.resource(declared, accepted: accepted).objectValue ?? [:]
+            resource["media"] = media.map(ManagerDeclaration.json) ?? .null
             resource["sent"] = .array(sent)
-            resource["warnings"] = .array(update.plan.warnings.map { ["kind": .string($0.kind.rawValue), "path": .string($0.path), "field": .string($0.field), "message": .string($0.message)] })
+            resource["warnings"] = .array(plan.warnings.map { ["kind": .string($0.kind.rawValue), "path": .string($0.path), "field": .string($0.field), "message": .string($0.message)] })
             return .object(resource)
         }
     }

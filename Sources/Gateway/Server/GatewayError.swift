@@ -25,6 +25,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let originNotAllowed = Code(rawValue: "origin-not-allowed")
         public static let appNotFound = Code(rawValue: "app-not-found")
         public static let appExists = Code(rawValue: "app-exists")
+        public static let notMediaApp = Code(rawValue: "not-media-app")
         /// `PUT /v1/apps/{id}` with a body `id` other than the path's.
         public static let idMismatch = Code(rawValue: "id-mismatch")
         public static let notFound = Code(rawValue: "not-found")
@@ -81,7 +82,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unauthorized: .unauthorized
         case .forbidden, .originNotAllowed, .notPermitted, .coreNotAllowed: .forbidden
         case .appNotFound, .notFound, .unknownFunction: .notFound
-        case .appExists: .conflict
+        case .appExists, .notMediaApp: .conflict
         case .invalidParameters, .emptyFile, .idMismatch: .unprocessableContent
         case .rateLimited, .tooManyPendingRequests: .tooManyRequests
         case .notConnected, .linkLost, .cancelled, .tooManyClients: .serviceUnavailable

@@ -102,6 +102,7 @@ public struct GatewayRouter: Sendable {
         APIOperation("POST", "/v1/apps/{id}/rpc/{function}", query: ["timeout", "validate", "checkPermissions"]),
         APIOperation("POST", "/v1/apps/{id}/batch"),
         APIOperation("GET", "/v1/apps/{id}/screen"), APIOperation("PUT", "/v1/apps/{id}/screen"), APIOperation("PATCH", "/v1/apps/{id}/screen"),
+        APIOperation("GET", "/v1/apps/{id}/media"), APIOperation("PUT", "/v1/apps/{id}/media"),
         APIOperation("GET", "/v1/apps/{id}/menu"), APIOperation("PUT", "/v1/apps/{id}/menu"),
         APIOperation("GET", "/v1/apps/{id}/voice-commands"), APIOperation("PUT", "/v1/apps/{id}/voice-commands"),
         APIOperation("GET", "/v1/apps/{id}/vehicle-data", query: ["names"]),
