@@ -49,6 +49,22 @@ struct OpenAPIContractTests {
         #expect(Set(gateway.allOperations.map { "\($0.method) \($0.path)" }) == documented, "the operations the middleware enforces")
     }
 
+    @Test("No component is declared twice in a section (YAML keeps the last one silently: a second Screen once replaced the simulator's)")
+    func uniqueComponents() throws {
+        let lines = try String(contentsOf: Self.document, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var section = ""
+        var seen: [String: Set<String>] = [:]
+        var duplicates: [String] = []
+        for line in lines {
+            if line.hasPrefix("  "), !line.hasPrefix("   "), line.hasSuffix(":") { section = String(line.dropFirst(2).dropLast()) }
+            guard section != "", line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") else { continue }
+            let name = String(line.dropFirst(4).dropLast())
+            if !seen[section, default: []].insert(name).inserted { duplicates.append("\(section).\(name)") }
+        }
+        #expect(duplicates.filter { !$0.hasPrefix("/") }.isEmpty, "\(duplicates)")
+        #expect(seen["schemas"]?.contains("DeclaredScreen") == true)
+    }
+
     @Test("The reader finds path-level, operation-level and shared query parameters")
     func readerFindsQueryParameters() {
         let document = """
