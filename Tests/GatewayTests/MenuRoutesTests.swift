@@ -80,6 +80,8 @@ struct MenuRoutesTests {
             #expect(body?["detail"]?.stringValue?.contains("$[1]") == true, "\(String(describing: body))")
             let (unknown, _) = try await Self.put(client, "menu", ["menu": [["id": "a", "title": "A", "colour": "red"]]])
             #expect(unknown == .unprocessableContent)
+            let (nullMenu, _) = try await Self.put(client, "menu", ["menu": .null])
+            #expect(nullMenu == .unprocessableContent)
             let (notArray, _) = try await Self.put(client, "voice-commands", ["id": "x"])
             #expect(notArray == .badRequest)
         }

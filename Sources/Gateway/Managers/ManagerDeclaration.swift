@@ -5,7 +5,10 @@ import SDLProtocol
 /// strictly as any body: an unknown member or a value of the wrong type is a 422 naming its path.
 enum ManagerDeclaration {
     /// `json` as a `Value`, after the caller's list of unknown members (each an issue) is empty.
-    static func decode<Value: Decodable>(_ type: Value.Type, from json: SDLJSON, unknownMembers issues: [String]) throws(GatewayError) -> Value {
+    /// A `null` anywhere is refused too: a member is left out, not nulled (a PATCH's nulls are
+    /// applied before this).
+    static func decode<Value: Decodable>(_ type: Value.Type, from json: SDLJSON, unknownMembers: [String]) throws(GatewayError) -> Value {
+        let issues = unknownMembers + nulls(in: json, at: "$")
         if let first = issues.first { throw GatewayError(.invalidParameters, first, issues: issues) }
         do {
             return try JSONDecoder().decode(Value.self, from: Data(json.serializedBytes()))
@@ -24,6 +27,18 @@ enum ManagerDeclaration {
     static func json(_ value: some Encodable) -> SDLJSON {
         guard let data = try? JSONEncoder().encode(value), let json = try? SDLJSON.parse([UInt8](data)) else { return [:] }
         return json
+    }
+
+    /// An issue for each `null` in `json`.
+    static func nulls(in json: SDLJSON, at path: String) -> [String] {
+        if json == .null { return ["\(path): null is not a value here; leave the member out"] }
+        if let members = json.objectValue {
+            return members.keys.sorted().flatMap { nulls(in: members[$0] ?? .null, at: "\(path).\($0)") }
+        }
+        if let elements = json.arrayValue {
+            return elements.enumerated().flatMap { nulls(in: $0.element, at: "\(path)[\($0.offset)]") }
+        }
+        return []
     }
 
     /// An issue for each member of `members` not in `allowed`.

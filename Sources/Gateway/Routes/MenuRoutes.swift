@@ -22,7 +22,7 @@ struct MenuRoutes: Sendable {
         router.get("v1/apps/:id/menu") { _, context -> Response in
             let managers = try apps.managers(try context.parameters.decoded("id"))
             let declared = managers.state.withLock { $0.declaredMenu }
-            return HTTPBody.response(declared.map(ManagerDeclaration.json) ?? ["menu": [], "layout": .null])
+            return HTTPBody.response(declared.map(ManagerDeclaration.json) ?? ["menu": []])
         }
         router.put("v1/apps/:id/menu") { request, context -> Response in
             let id = try context.parameters.decoded("id")
