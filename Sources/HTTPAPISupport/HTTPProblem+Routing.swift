@@ -16,18 +16,21 @@ extension HTTPProblem {
     }
 
     /// Hummingbird's own refusals (no route, a body over the limit, a malformed request) as
-    /// problems with the codes the gateway uses, so no answer of an API is an empty body.
+    /// problems with the codes and titles the gateway's own errors have, so no answer of either
+    /// API is an empty body and both say the same.
     public static func response(for error: HTTPError, _ request: Request, operations: [APIOperation]) -> Response {
         switch error.status {
         case .notFound:
             return methodNotAllowed(request, operations: operations)
                 ?? response(status: .notFound, code: "not-found", title: "Not found", detail: "no route \(request.method) \(request.uri.path)")
+        case .methodNotAllowed:
+            return response(status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed", detail: error.body ?? "\(request.method) is not allowed on \(request.uri.path)")
         case .contentTooLarge:
-            return response(status: .contentTooLarge, code: "body-too-large", title: "The body is too large", detail: error.body ?? "the body is over the limit")
+            return response(status: .contentTooLarge, code: "body-too-large", title: "Body too large", detail: error.body ?? "the body is over the limit")
         case .badRequest:
-            return response(status: .badRequest, code: "invalid-body", title: "The request body is not valid", detail: error.body ?? "the request is malformed")
+            return response(status: .badRequest, code: "invalid-body", title: "Invalid body", detail: error.body ?? "the request is malformed")
         default:
-            return response(status: error.status, code: "internal", title: "The request failed", detail: error.body ?? "\(error.status)")
+            return response(status: error.status, code: "internal", title: "Internal", detail: error.body ?? "\(error.status)")
         }
     }
 }
@@ -51,7 +54,7 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
-            return HTTPProblem.response(status: .internalServerError, code: "internal", title: "The request failed", detail: "an internal error; see the log")
+            return HTTPProblem.response(status: .internalServerError, code: "internal", title: "Internal", detail: "an internal error; see the log")
         }
     }
 }

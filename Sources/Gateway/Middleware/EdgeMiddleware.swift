@@ -56,19 +56,10 @@ struct EdgeMiddleware: RouterMiddleware {
         switch error {
         case let error as GatewayError:
             gatewayError = error
-        case let error as HTTPError where error.status == .notFound:
-            if let response = HTTPProblem.methodNotAllowed(request, operations: operations) { return response }
-            gatewayError = GatewayError(.notFound, "no route \(request.method) \(request.uri.path)")
         case let error as HTTPError:
-            let code: GatewayError.Code =
-                switch error.status {
-                case .notFound: .notFound
-                case .contentTooLarge: .bodyTooLarge
-                case .methodNotAllowed: .notFound
-                case .badRequest: .invalidBody
-                default: .internalError
-                }
-            gatewayError = GatewayError(code, error.body ?? "\(error.status)", status: error.status == .methodNotAllowed ? .methodNotAllowed : nil)
+            // Hummingbird's own refusals: one mapping for both APIs (HTTPAPISupport).
+            if error.status.code >= 500 { context.logger.error("request failed", metadata: ["error": "\(error)"]) }
+            return HTTPProblem.response(for: error, request, operations: operations)
         case let error as any HTTPResponseError:
             // The simulator's control problems and other errors that know their response.
             if let response = try? error.response(from: request, context: context) { return response }
