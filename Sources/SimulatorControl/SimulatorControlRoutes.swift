@@ -23,11 +23,11 @@ public struct SimulatorControlRoutes: Sendable {
         self.gatewayApp = gatewayApp
     }
 
-    /// The appID a path or body names: an app registered with that SDL appID first, else the
-    /// gateway's app with that id (an unknown one stays as given and is a 404 of the head unit).
-    /// It reads the simulator: never call it inside `simulator.perform`.
-    func resolveAppID(_ named: String) -> String {
-        if simulator.snapshot.app(withID: named) != nil { return named }
+    /// The appID a path or body names in `unit`: an app registered with that SDL appID first,
+    /// else the gateway's app with that id (an unknown one stays as given and is a 404 of the
+    /// head unit). Called inside `simulator.perform`, so the answer holds for what it does.
+    func resolveAppID(_ named: String, in unit: HeadUnit) -> String {
+        if unit.app(withID: named) != nil { return named }
         return gatewayApp(named) ?? named
     }
 
@@ -58,38 +58,40 @@ public struct SimulatorControlRoutes: Sendable {
             .array(simulator.snapshot.appList.map(\.json))
         }
         router.get("apps/:appID") { _, context -> SDLJSON in
-            let appID = resolveAppID(try context.parameters.decoded("appID"))
-            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(appID).json }, []) }
+            let named = try context.parameters.decoded("appID")
+            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(resolveAppID(named, in: unit)).json }, []) }
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
-            let appID = resolveAppID(try context.parameters.decoded("appID"))
+            let named = try context.parameters.decoded("appID")
             let body = try await Self.body(request, allowed: ["hmiLevel", "audioStreamingState", "systemContext"])
             let level = try Self.string(body, "hmiLevel")
             let audio = try Self.string(body, "audioStreamingState")
             let systemContext = try Self.string(body, "systemContext")
             return try simulator.perform { unit, now in
+                let appID = resolveAppID(named, in: unit)
                 let actions = try Self.control { try unit.setHMI(appID: appID, hmiLevel: level, audioStreamingState: audio, systemContext: systemContext, now: now) }
                 return (try Self.control { try unit.requireApp(appID).json }, actions)
             }
         }
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
-            let appID = resolveAppID(try context.parameters.decoded("appID"))
-            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(appID).screen.json }, []) }
+            let named = try context.parameters.decoded("appID")
+            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(resolveAppID(named, in: unit)).screen.json }, []) }
         }
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
-            let appID = resolveAppID(try context.parameters.decoded("appID"))
+            let named = try context.parameters.decoded("appID")
             guard let commandID = Int64(try context.parameters.decoded("cmdID")) else {
                 throw HTTPProblem.invalidBody("cmdID must be an integer")
             }
             let body = try await Self.body(request, optional: true, allowed: ["triggerSource"])
             let source = try Self.string(body, "triggerSource") ?? "MENU"
             return try simulator.perform { unit, now in
+                let appID = resolveAppID(named, in: unit)
                 let actions = try Self.control { try unit.triggerCommand(appID: appID, commandID: commandID, triggerSource: source, now: now) }
                 return (["appID": .string(appID), "cmdID": .int(commandID), "triggerSource": .string(source)], actions)
             }
         }
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
-            let appID = resolveAppID(try context.parameters.decoded("appID"))
+            let named = try context.parameters.decoded("appID")
             let body = try await Self.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource"])
             let answer = InteractionAnswer(
                 choiceID: try Self.int(body, "choiceID"),
@@ -98,16 +100,17 @@ public struct SimulatorControlRoutes: Sendable {
                 triggerSource: try Self.string(body, "triggerSource")
             )
             return try simulator.perform { unit, now in
-                try Self.control { try unit.answerInteraction(appID: appID, answer, now: now) }
+                try Self.control { try unit.answerInteraction(appID: resolveAppID(named, in: unit), answer, now: now) }
             }
         }
         router.post("buttons/:name/press") { request, context -> SDLJSON in
             let name = try context.parameters.decoded("name")
             let body = try await Self.body(request, optional: true, allowed: ["mode", "appID", "softButtonID"])
             let mode = try Self.string(body, "mode") ?? "SHORT"
-            let appID = try Self.string(body, "appID").map(resolveAppID)
+            let named = try Self.string(body, "appID")
             let softButtonID = try Self.int(body, "softButtonID")
             return try simulator.perform { unit, now in
+                let appID = named.map { resolveAppID($0, in: unit) }
                 let (notified, actions) = try Self.control { try unit.pressButton(name, mode: mode, appID: appID, softButtonID: softButtonID, now: now) }
                 return (["button": .string(name), "mode": .string(mode), "notified": .array(notified.map { .string($0) })], actions)
             }
@@ -151,8 +154,6 @@ public struct SimulatorControlRoutes: Sendable {
                 throw HTTPProblem.invalidBody("delayMs must be 0...\(Self.maximumFaultDelay)")
             }
             var added: [SDLJSON] = []
-            // Resolved before perform: resolving reads the simulator, whose lock perform holds.
-            let burstAppID = body["burst"]?["appID"]?.stringValue.map(resolveAppID)
             try simulator.perform { unit, now in
                 var actions: [HeadUnitAction] = []
                 if let burstValue = body["burst"] {
@@ -163,10 +164,11 @@ public struct SimulatorControlRoutes: Sendable {
                     else {
                         throw HTTPProblem.invalidBody("burst needs notification (string) and count (integer); appID is a string, params an object, ratePerSecond a number")
                     }
+                    let appID = burst["appID"]?.stringValue.map { resolveAppID($0, in: unit) }
                     actions = try Self.control {
                         try unit.burst(
                             name, parameters: burst["params"]?.objectValue ?? [:], count: Int(count),
-                            ratePerSecond: burst["ratePerSecond"]?.doubleValue, appID: burstAppID, now: now
+                            ratePerSecond: burst["ratePerSecond"]?.doubleValue, appID: appID, now: now
                         )
                     }
                     added.append(["burst": .object(burst)])

@@ -89,4 +89,20 @@ extension ConsistentAnswerTests {
             }
         }
     }
+
+    @Test("The simulator's routes find an app by its gateway id whether it registered with appID or fullAppID (the head unit knows it by its fullAppID)")
+    func simulatorRoutesTakeTheGatewayID() async throws {
+        try await GatewayHarness.withGateway { client, _, _ in
+            let body: SDLJSON = ["id": "radio", "appName": "Radio", "appID": "radio-1", "fullAppID": "radio-full-id"]
+            try await client.execute(uri: "/v1/apps", method: .post, headers: GatewayHarness.jsonHeaders, body: GatewayHarness.json(body)) { response in
+                #expect(response.status == .created)
+            }
+            try await client.execute(uri: "/v1/simulator/apps/radio", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.json?["appID"] == "radio-full-id")
+            }
+            try await GatewayHarness.createApp(client, id: "plain", appID: "plain-app")
+            try await client.execute(uri: "/v1/simulator/apps/plain/screen", method: .get) { #expect($0.status == .ok) }
+        }
+    }
 }

@@ -295,9 +295,10 @@ public final class GatewayApps: Service, Sendable {
         state.withLock { $0.apps[id]?.files ?? [] }
     }
 
-    /// The SDL appID (RegisterAppInterface `fullAppID`/`appID`) app `id` registers with, if there is such an app.
+    /// The policy app id app `id` registers with (RegisterAppInterface `fullAppID` when it has
+    /// one, else `appID`: what SDL Core and the simulator know it by), if there is such an app.
     public func sdlAppID(ofApp id: String) -> String? {
-        registry.session(id: id)?.configuration.app.appID
+        registry.session(id: id).map { $0.configuration.app.fullAppID ?? $0.configuration.app.appID }
     }
 
     /// Unregisters and forgets app `id`; whether there was one. Returns once its session and
