@@ -99,4 +99,22 @@ struct CaptureTapTests {
         tap.record(.appToHeadUnit, ByteBuffer(bytes: [1]))
         #expect(tap.queuedCount == 0, "finished: nothing queues any more")
     }
+
+    @Test("Two sessions given the same file name (an id re-created within a millisecond) get two files: the second gets -2")
+    func sameName() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-tap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("demo-20261122T050000.123Z.sdlcap").path
+        for text in ["first", "second"] {
+            let tap = SDLCaptureTap(header: Self.header)
+            tap.record(.opened, text: text)
+            tap.finish()
+            #expect(await SDLCaptureFile.write(tap, to: path, logger: Self.logger) == 1)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["demo-20261122T050000.123Z-2.sdlcap", "demo-20261122T050000.123Z.sdlcap"])
+        let second = try SDLCaptureDecoder.decode(ByteBuffer(bytes: try Data(contentsOf: directory.appendingPathComponent(names[0]))))
+        #expect(second.records.first?.text == "second")
+    }
 }

@@ -4,7 +4,8 @@ import SDLProtocol
 
 /// `serve --record DIR`: one capture file (``SDLCapture``) per app session, that is per
 /// incarnation of an app id, named `DIR/<app id>-<UTC start>.sdlcap`, e.g.
-/// `demo-20261122T050000.123Z.sdlcap`. Reconnections of the session go to the same file.
+/// `demo-20261122T050000.123Z.sdlcap` (`-2`, `-3` … before the extension when an app id is
+/// re-created within the same millisecond). Reconnections of the session go to the same file.
 ///
 /// App ids become file names safely: letters, digits, `-` and `_` stay; every other byte of the
 /// id's UTF-8 (`.`, `/`, `%`, spaces, non-ASCII …) becomes `%XX`, so two ids never share a name and
@@ -42,13 +43,8 @@ public struct GatewayRecording: Sendable, Hashable {
     func start(app id: String, sdlAppID: String, headUnit: String, now: Date = Date()) -> Target {
         let micros = Int64((now.timeIntervalSince1970 * 1_000_000).rounded())
         let header = SDLCaptureHeader(app: id, sdlAppID: sdlAppID, headUnit: headUnit, startMicroseconds: micros)
-        let base = "\(Self.safeName(id))-\(Self.timestamp(now))"
-        var path = (directory as NSString).appendingPathComponent("\(base).\(Self.fileExtension)")
-        var suffix = 2
-        while FileManager.default.fileExists(atPath: path) {
-            path = (directory as NSString).appendingPathComponent("\(base)-\(suffix).\(Self.fileExtension)")
-            suffix += 1
-        }
+        // A name taken already gets -2, -3 … when the writer creates the file (off the request path).
+        let path = (directory as NSString).appendingPathComponent("\(Self.safeName(id))-\(Self.timestamp(now)).\(Self.fileExtension)")
         return Target(tap: SDLCaptureTap(header: header, limits: limits), path: path)
     }
 

@@ -9,21 +9,18 @@ import SDLProtocol
 /// the file. File calls run on NIO's blocking-I/O thread pool, never on an event loop or the
 /// tasks that carry requests.
 public enum SDLCaptureFile {
-    /// Writes `tap`'s records to a new file at `path` until the tap finishes; returns how many
+    /// Writes `tap`'s records to a new file at `path` (or, when a file is there already, at
+    /// `path` with `-2`, `-3` … before its extension) until the tap finishes; returns how many
     /// records were written. A file that cannot be created or written is logged, and the tap is
     /// drained (its records dropped) so the session never waits for it.
     @discardableResult
     public static func write(_ tap: SDLCaptureTap, to path: String, threadPool: NIOThreadPool = .singleton, logger: Logger) async -> Int {
         var written = 0
         var droppedLogged = 0
-        let metadata: Logger.Metadata = ["sdl.app": "\(tap.header.app)", "capture.file": "\(path)"]
+        var metadata: Logger.Metadata = ["sdl.app": "\(tap.header.app)", "capture.file": "\(path)"]
         do {
-            let handle = try await threadPool.runIfActive { () throws -> FileHandle in
-                guard FileManager.default.createFile(atPath: path, contents: nil) , let handle = FileHandle(forWritingAtPath: path) else {
-                    throw SDLClientError(.captureFailed, "cannot create \(path)")
-                }
-                return handle
-            }
+            let (handle, created) = try await threadPool.runIfActive { try createNew(path) }
+            metadata["capture.file"] = "\(created)"
             do {
                 var header = ByteBuffer()
                 header.writeSDLCaptureHeader(tap.header)
@@ -52,6 +49,21 @@ public enum SDLCaptureFile {
             while await tap.nextBatch() != nil {}
         }
         return written
+    }
+
+    /// Creates a file that did not exist (`O_EXCL`, so two sessions started in the same
+    /// millisecond never share one): `path`, else `stem-2.ext`, `stem-3.ext` … up to 100 tries.
+    static func createNew(_ path: String) throws -> (FileHandle, String) {
+        let url = URL(fileURLWithPath: path)
+        let stem = url.deletingPathExtension().path
+        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        for attempt in 1...100 {
+            let candidate = attempt == 1 ? path : "\(stem)-\(attempt)\(suffix)"
+            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            if descriptor >= 0 { return (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), candidate) }
+            guard errno == EEXIST else { break }
+        }
+        throw SDLClientError(.captureFailed, "cannot create \(path)")
     }
 
     private static func append(_ bytes: ByteBuffer, to handle: FileHandle, threadPool: NIOThreadPool) async throws {
