@@ -78,66 +78,61 @@ struct CancellationTests {
         }
     }
 
-    @Test("Through the app session (the gateway's path), a cancelled caller is released at once too")
-    func sessionCancelled() async throws {
-        let clock = SDLManualClock()
+    /// A registered app session whose head unit holds every Alert (a hang fault), with its
+    /// events, for `body`; the session is closed and run to its end afterwards.
+    static func withHangingAlert(
+        _ body: (SDLAppSession, inout SDLEventStream<SDLAppSession.Event>.AsyncIterator) async throws -> Void
+    ) async throws {
         let simulator = AppSessionTests.simulator()
         try await simulator.withListening { port in
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
-            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), clock: clock, logger: Logger(label: "test"))
+            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), clock: SDLManualClock(), logger: Logger(label: "test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
                 var events = session.events.makeAsyncIterator()
                 #expect(await AppSessionTests.waitFor(.registered, in: &events) != nil)
-                let code = await withTaskGroup(of: SDLClientError.Code?.self) { callers in
-                    callers.addTask {
-                        do {
-                            _ = try await session.request("Alert", ["alertText1": "gone"], options: .init(checkPermissions: false))
-                            return nil
-                        } catch {
-                            return (error as? SDLClientError)?.code
-                        }
-                    }
-                    #expect(await AppSessionTests.waitForSent("Alert", in: &events))
-                    callers.cancelAll()
-                    return await callers.next() ?? nil
-                }
-                #expect(code == .cancelled)
-                #expect(session.connection?.pendingRequestCount == 0)
+                try await body(session, &events)
                 await session.close()
                 try await group.waitForAll()
             }
         }
     }
 
+    /// Sends an Alert (which the head unit holds); how it failed, or nil if it succeeded.
+    static func alert(_ session: SDLAppSession, _ text: String) async -> SDLClientError? {
+        do {
+            _ = try await session.request("Alert", ["alertText1": .string(text)], options: .init(checkPermissions: false))
+            return nil
+        } catch {
+            return error as? SDLClientError
+        }
+    }
+
+    @Test("Through the app session (the gateway's path), a cancelled caller is released at once too")
+    func sessionCancelled() async throws {
+        try await Self.withHangingAlert { session, events in
+            let failure = await withTaskGroup(of: SDLClientError?.self) { callers in
+                callers.addTask { await Self.alert(session, "gone") }
+                #expect(await AppSessionTests.waitForSent("Alert", in: &events))
+                callers.cancelAll()
+                return await callers.next() ?? nil
+            }
+            #expect(failure?.code == .cancelled)
+            #expect(session.connection?.pendingRequestCount == 0)
+        }
+    }
+
     @Test("Closing the session while a request is pending fails it at once with cancelled, not linkLost")
     func sessionCloseCancelsPending() async throws {
-        let clock = SDLManualClock()
-        let simulator = AppSessionTests.simulator()
-        try await simulator.withListening { port in
-            try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
-            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), clock: clock, logger: Logger(label: "test"))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await session.run() }
-                var events = session.events.makeAsyncIterator()
-                #expect(await AppSessionTests.waitFor(.registered, in: &events) != nil)
-                let failure = await withTaskGroup(of: SDLClientError?.self) { callers in
-                    callers.addTask {
-                        do {
-                            _ = try await session.request("Alert", ["alertText1": "pending"], options: .init(checkPermissions: false))
-                            return nil
-                        } catch {
-                            return error as? SDLClientError
-                        }
-                    }
-                    #expect(await AppSessionTests.waitForSent("Alert", in: &events))
-                    await session.close()
-                    return await callers.next() ?? nil
-                }
-                #expect(failure?.code == .cancelled)
-                #expect(failure?.detail.contains("Alert") == true)
-                try await group.waitForAll()
+        try await Self.withHangingAlert { session, events in
+            let failure = await withTaskGroup(of: SDLClientError?.self) { callers in
+                callers.addTask { await Self.alert(session, "pending") }
+                #expect(await AppSessionTests.waitForSent("Alert", in: &events))
+                await session.close()
+                return await callers.next() ?? nil
             }
+            #expect(failure?.code == .cancelled)
+            #expect(failure?.detail.contains("Alert") == true)
         }
     }
 }
