@@ -27,11 +27,17 @@ final class AppManagers: Sendable {
 
     /// The events the managers derive from a notification of the head unit, by the user's ids:
     /// `softButton`/`mediaButton` from button notifications, `menuSelection` from OnCommand.
+    /// Other notifications (vehicle data at 10 Hz …) return at once, without the lock.
     func events(_ name: String, _ parameters: SDLJSON) -> [(type: String, data: SDLJSON)] {
-        let (screen, menu) = state.withLock { ($0.screen.accepted, $0.menu) }
-        if name == "OnCommand" {
-            return menu.selection(onCommand: parameters).map { [("menuSelection", $0.json)] } ?? []
+        switch name {
+        case "OnCommand":
+            let selection = state.withLock { $0.menu.selection(onCommand: parameters) }
+            return selection.map { [("menuSelection", $0.json)] } ?? []
+        case "OnButtonPress", "OnButtonEvent":
+            let screen = state.withLock { $0.screen.accepted }
+            return SDLButtonEvent.map(notification: name, parameters: parameters, screen: screen).map { [$0.json] } ?? []
+        default:
+            return []
         }
-        return SDLButtonEvent.map(notification: name, parameters: parameters, screen: screen).map { [$0.json] } ?? []
     }
 }
