@@ -19,13 +19,14 @@
 ///    the screen, the media clock, the menu and the voice commands.
 ///
 /// Notifications come back by the user's names: ``SDLMenuManager/selection(onCommand:)``,
-/// ``SDLButtonEvent/map(notification:parameters:screen:)`` and
-/// ``SDLPendingInteraction/answer(_:)``.
+/// ``SDLButtonEvent/map(notification:parameters:screen:)``, ``SDLPendingInteraction/answer(_:)``
+/// and ``SDLPendingAlert/answer(response:notifications:)``.
 public struct SDLManagers: Sendable {
     public var screen = SDLScreenManager()
     public var menu = SDLMenuManager()
     public var choiceSets: SDLChoiceSetManager
     public var media = SDLMediaManager()
+    public var alerts = SDLAlertManager()
 
     public init(choiceSetCapacity: Int = 500) {
         choiceSets = SDLChoiceSetManager(capacity: choiceSetCapacity)

@@ -14,6 +14,8 @@ public struct SDLChoiceSetManager: Sendable {
     public struct Cache: Sendable, Hashable {
         public var sets: [SDLChoice.Content: Int] = [:]
         public var lastUse: [Int: Int] = [:]
+        /// The `keyboardProperties` last set (SetGlobalProperties), `nil` before any.
+        public var keyboardProperties: SDLJSON?
 
         public static let empty = Cache()
     }
@@ -36,6 +38,7 @@ public struct SDLChoiceSetManager: Sendable {
 
     public mutating func plan(_ interaction: SDLInteraction) throws(SDLManagerError) -> Update {
         try interaction.validate()
+        if let keyboard = interaction.keyboard { return try plan(keyboard: keyboard, interaction) }
         clock += 1
         var next = cache
         var plan = SDLManagerPlan()
@@ -89,8 +92,36 @@ public struct SDLChoiceSetManager: Sendable {
         return Update(plan: plan, cache: next, pending: SDLPendingInteraction(cancelID: cancelID, choices: choices))
     }
 
-    /// Records that the head unit created (and deleted) the sets of `update`'s plan. Call it once
-    /// the CreateInteractionChoiceSet steps succeeded, whatever the interaction's answer.
+    /// A keyboard: SetGlobalProperties when its `keyboardProperties` differ from those last set,
+    /// then PerformInteraction MANUAL_ONLY with the KEYBOARD layout and no choice sets (what
+    /// sdl_javascript_suite's keyboard operation sends).
+    private mutating func plan(keyboard: SDLKeyboard, _ interaction: SDLInteraction) throws(SDLManagerError) -> Update {
+        var next = cache
+        var plan = SDLManagerPlan()
+        let properties = keyboard.properties
+        if properties != next.keyboardProperties && !(next.keyboardProperties == nil && properties == .emptyObject) {
+            plan.append(SDLPlannedRequest("SetGlobalProperties", ["keyboardProperties": properties]))
+            next.keyboardProperties = properties
+        }
+        let cancelID = try cancelIDs.allocate(path: "$")
+        var parameters: [String: SDLJSON] = [
+            "initialText": .string(interaction.title),
+            "interactionMode": "MANUAL_ONLY",
+            "interactionLayout": "KEYBOARD",
+            "interactionChoiceSetIDList": [],
+            "cancelID": .int(Int64(cancelID)),
+        ]
+        if let timeout = interaction.timeout { parameters["timeout"] = .int(Int64(timeout * 1000)) }
+        if let prompt = interaction.initialPrompt, !prompt.isEmpty {
+            parameters["initialPrompt"] = [["text": .string(prompt), "type": "TEXT"]]
+        }
+        plan.append(SDLPlannedRequest("PerformInteraction", .object(parameters)))
+        return Update(plan: plan, cache: next, pending: SDLPendingInteraction(cancelID: cancelID, choices: [:], isKeyboard: true))
+    }
+
+    /// Records that the head unit created (and deleted) the sets of `update`'s plan (and took its
+    /// keyboard properties). Call it once the steps before PerformInteraction succeeded, whatever
+    /// the interaction's answer.
     public mutating func accept(_ update: Update) { cache = update.cache }
 
     /// The head unit has no choice set of the app any more; they are created again when needed.

@@ -1,5 +1,5 @@
-/// A declared interaction (the `interactions` resource): a title, the choices, how the user
-/// answers and for how long.
+/// A declared interaction (the `interactions` resource): a title, the choices or a keyboard, how
+/// the user answers and for how long.
 public struct SDLInteraction: Sendable, Hashable, Codable {
     /// The gateway's names for MOBILE_API.xml `InteractionMode`.
     public enum Mode: String, Sendable, Hashable, Codable, CaseIterable {
@@ -19,7 +19,10 @@ public struct SDLInteraction: Sendable, Hashable, Codable {
 
     /// `PerformInteraction.initialText`.
     public var title: String
+    /// The choices; empty for a keyboard interaction.
     public var choices: [SDLChoice]
+    /// A keyboard instead of choices (``SDLKeyboard``).
+    public var keyboard: SDLKeyboard?
     public var mode: Mode
     /// A `LayoutMode` (`LIST_ONLY`, `ICON_ONLY` …); the head unit's default when absent.
     public var layout: String?
@@ -36,23 +39,25 @@ public struct SDLInteraction: Sendable, Hashable, Codable {
     public static let timeoutRange = 5...100
 
     public init(
-        title: String, choices: [SDLChoice], mode: Mode = .manual, layout: String? = nil, timeout: Int? = nil,
-        initialPrompt: String? = nil
+        title: String, choices: [SDLChoice] = [], keyboard: SDLKeyboard? = nil, mode: Mode = .manual, layout: String? = nil,
+        timeout: Int? = nil, initialPrompt: String? = nil
     ) {
         self.title = title
         self.choices = choices
+        self.keyboard = keyboard
         self.mode = mode
         self.layout = layout
         self.timeout = timeout
         self.initialPrompt = initialPrompt
     }
 
-    private enum CodingKeys: String, CodingKey { case title, choices, mode, layout, timeout, initialPrompt }
+    private enum CodingKeys: String, CodingKey { case title, choices, keyboard, mode, layout, timeout, initialPrompt }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
-        choices = try container.decode([SDLChoice].self, forKey: .choices)
+        choices = try container.decodeIfPresent([SDLChoice].self, forKey: .choices) ?? []
+        keyboard = try container.decodeIfPresent(SDLKeyboard.self, forKey: .keyboard)
         mode = try container.decodeIfPresent(Mode.self, forKey: .mode) ?? .manual
         layout = try container.decodeIfPresent(String.self, forKey: .layout)
         timeout = try container.decodeIfPresent(Int.self, forKey: .timeout)
