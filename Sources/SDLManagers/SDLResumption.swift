@@ -14,15 +14,23 @@ extension SDLManagers {
     /// nothing: every dynamic image first (the ensure-file steps, in order of first use), then
     /// SetDisplayLayout or the template in the Show, the Show, the media button subscriptions and
     /// clock, the main menu layout and the menu, the voice commands.
+    ///
+    /// With `headUnitResumed` (the registration resumed the app's data, SDL-PROTOCOL.md §k) the
+    /// head unit put back the commands, submenus, choice sets, global properties and button
+    /// subscriptions itself: only what SDL does not resume is planned (the Show, the template,
+    /// the media clock, the images).
     public mutating func resumptionPlan(
         _ declared: SDLDeclaredState,
         profile: SDLDisplayProfile,
-        maximumMenuDepth: Int
+        maximumMenuDepth: Int,
+        headUnitResumed: Bool = false
     ) throws(SDLManagerError) -> SDLResumption {
         screen.headUnitReset()
-        menu.headUnitReset()
         media.headUnitReset()
-        choiceSets.headUnitReset()
+        if !headUnitResumed {
+            menu.headUnitReset()
+            choiceSets.headUnitReset()
+        }
         var files = SDLManagerPlan()
         var requests = SDLManagerPlan()
         func add(_ plan: SDLManagerPlan) {
@@ -43,12 +51,12 @@ extension SDLManagers {
             add(update.plan)
             result.media = update
         }
-        if let declaredMenu = declared.menu {
+        if let declaredMenu = declared.menu, !headUnitResumed {
             let update = try menu.plan(declaredMenu, profile: profile, maximumDepth: maximumMenuDepth)
             add(update.plan)
             result.menu = update
         }
-        if !declared.voiceCommands.isEmpty {
+        if !declared.voiceCommands.isEmpty && !headUnitResumed {
             let update = try menu.plan(voiceCommands: declared.voiceCommands)
             add(update.plan)
             result.voiceCommands = update

@@ -40,7 +40,7 @@ public struct SimulatorControlRoutes: Sendable {
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
         APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
         APIOperation("GET", "log", query: ["limit"]), APIOperation("GET", "faults"), APIOperation("POST", "faults"),
-        APIOperation("DELETE", "faults"),
+        APIOperation("DELETE", "faults"), APIOperation("POST", "restart"),
     ]
 
     /// The standalone control API of `sdl-gateway simulate`: the routes at `/`, with every
@@ -92,12 +92,13 @@ public struct SimulatorControlRoutes: Sendable {
         }
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
-            let body = try await Self.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource"])
+            let body = try await Self.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
             let answer = InteractionAnswer(
                 choiceID: try Self.int(body, "choiceID"),
                 sliderPosition: try Self.int(body, "sliderPosition"),
                 resultCode: try Self.string(body, "result"),
-                triggerSource: try Self.string(body, "triggerSource")
+                triggerSource: try Self.string(body, "triggerSource"),
+                manualTextEntry: try Self.string(body, "text")
             )
             return try simulator.perform { unit, now in
                 try Self.control { try unit.answerInteraction(appID: resolveAppID(named, in: unit), answer, now: now) }
@@ -189,6 +190,14 @@ public struct SimulatorControlRoutes: Sendable {
             }
             guard !added.isEmpty else { throw HTTPProblem.invalidBody("the body names no fault") }
             return SDLJSON.array(added).httpResponse(status: .created)
+        }
+        router.post("restart") { request, _ -> SDLJSON in
+            let body = try await Self.body(request, optional: true, allowed: ["keepResumptionData"])
+            let keep = try Self.bool(body, "keepResumptionData") ?? true
+            return simulator.perform { unit, now in
+                let (connected, actions) = unit.restart(keepingResumptionData: keep, now: now)
+                return (["disconnected": .array(connected.map { .string($0) }), "keepResumptionData": .bool(keep)], actions)
+            }
         }
         router.delete("faults") { _, _ -> Response in
             simulator.perform { unit, _ in (unit.clearFaults(), []) }

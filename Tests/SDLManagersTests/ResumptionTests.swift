@@ -46,4 +46,17 @@ struct ResumptionTests {
         #expect(again.plan.requests.filter { $0.functionName == "AddSubMenu" }.map { $0.parameters["menuID"] } == [4])
         #expect(again.plan.requests.first { $0.functionName == "Show" }?.parameters["softButtons"]?.arrayValue?.first?["softButtonID"] == 1)
     }
+
+    @Test("When the head unit resumed the app's data, only what SDL does not resume is sent: the images, the Show, the media clock")
+    func afterSuccessfulResumption() throws {
+        var managers = SDLManagers()
+        managers.accept(try managers.resumptionPlan(Self.declared, profile: SDLDisplayProfile(), maximumMenuDepth: 2))
+        let again = try managers.resumptionPlan(Self.declared, profile: SDLDisplayProfile(), maximumMenuDepth: 2, headUnitResumed: true)
+        #expect(again.plan.steps.map(\.description).map { String($0.prefix(while: { $0 != " " })) } == [
+            "ensureFile", "ensureFile", "Show", "SubscribeButton", "SubscribeButton", "SubscribeButton", "SetMediaClockTimer",
+        ])
+        managers.accept(again)
+        // The menu the head unit resumed is still the accepted one: nothing to send for it.
+        #expect(try managers.menu.plan(Self.declared.menu!, profile: SDLDisplayProfile(), maximumDepth: 2).plan.isEmpty)
+    }
 }

@@ -138,23 +138,31 @@ public final class GatewayApps: Service, Sendable {
     /// With `--record`, the session's capture file is written beside it and closed (flushed)
     /// before the deletes wake.
     private func pump(_ app: NewApp) async {
-        if let recording = app.recording {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await SDLCaptureFile.write(recording.tap, to: recording.path, logger: self.logger) }
-                await publishEvents(app)
-                // The session ended: its connections record nothing more.
-                recording.tap.finish()
+        let managers = state.withLock { $0.apps[app.id]?.incarnation == app.incarnation ? $0.apps[app.id]?.managers : nil }
+        let restores = ManagerRestorer.Requests()
+        await withDiscardingTaskGroup { group in
+            if let managers {
+                // Puts the declared state back after each registration, beside the pump.
+                group.addTask {
+                    await ManagerRestorer(apps: self).run(app: app.id, managers: managers, requests: restores) { data in
+                        self.publish(("connection", data), id: app.id, incarnation: app.incarnation, source: nil)
+                    }
+                }
             }
-        } else {
-            await publishEvents(app)
+            if let recording = app.recording {
+                group.addTask { await SDLCaptureFile.write(recording.tap, to: recording.path, logger: self.logger) }
+            }
+            await publishEvents(app, managers: managers, restores: restores)
+            // The session ended: its connections record nothing more, nothing is left to restore.
+            app.recording?.tap.finish()
+            restores.finish()
         }
         let deletes = state.withLock { $0.pumps.removeValue(forKey: app.incarnation) } ?? []
         deletes.forEach { $0.resume() }
     }
 
-    private func publishEvents(_ app: NewApp) async {
+    private func publishEvents(_ app: NewApp, managers: AppManagers?, restores: ManagerRestorer.Requests) async {
         let (id, incarnation) = (app.id, app.incarnation)
-        let managers = state.withLock { $0.apps[id]?.incarnation == incarnation ? $0.apps[id]?.managers : nil }
         for await event in app.session.events {
             publish(AppEventMapping.map(event), id: id, incarnation: incarnation, source: event)
             // What the driver did to the declared screen and menu, by the user's ids, after the raw event.
@@ -162,6 +170,11 @@ public final class GatewayApps: Service, Sendable {
                 for derived in managers.events(name, parameters) { publish(derived, id: id, incarnation: incarnation, source: nil) }
             }
             if case .connection(let connectionState, _) = event {
+                if connectionState == .registered {
+                    // A new registration: what the head unit holds is asked again when needed.
+                    noteFiles(id, all: [], spaceAvailable: nil)
+                    restores.registered(resumed: app.session.lastRegistrationResumed)
+                }
                 if connectionState == .registered || connectionState == .closed { settle(id, incarnation) }
                 recordSessionStates()
             }
@@ -179,6 +192,13 @@ public final class GatewayApps: Service, Sendable {
         if delivered > 0 { Counter(label: "sdl_gateway_events_delivered_total").increment(by: delivered) }
         if dropped > 0 { Counter(label: "sdl_gateway_events_dropped_total").increment(by: dropped) }
         if case .lost(let count) = source { Counter(label: "sdl_gateway_events_lost_total").increment(by: count) }
+    }
+
+    /// Publishes an event the gateway derived outside the event pump (an interaction's `choice`)
+    /// on app `id`'s current stream.
+    func publish(derived event: (type: String, data: SDLJSON), app id: String) {
+        guard let incarnation = state.withLock({ $0.apps[id]?.incarnation }) else { return }
+        publish(event, id: id, incarnation: incarnation, source: nil)
     }
 
     /// Waits until the event pump of `incarnation` ended (at once if it did).

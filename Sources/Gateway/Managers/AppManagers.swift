@@ -4,8 +4,9 @@ import Synchronization
 
 /// One app's declared state and what its head unit accepted (the managers of `SDLManagers`):
 /// lives as long as the app's incarnation, so a deleted app leaves none behind and a re-created
-/// one starts empty. Updates of one resource run one at a time (``updates``, keyed `screen` and
-/// `menu`; the menu and the voice commands share one key because they share one id counter);
+/// one starts empty. Updates of one resource run one at a time (``updates``, keyed `screen`,
+/// `menu`, `interaction` and `alert`; the menu and the voice commands share one key because they
+/// share one id counter);
 /// the event pump reads the accepted state from any thread.
 final class AppManagers: Sendable {
     struct State: Sendable {
@@ -18,6 +19,9 @@ final class AppManagers: Sendable {
         var menu = SDLMenuManager()
         var declaredMenu: SDLMenu?
         var declaredVoiceCommands: [SDLVoiceCommand]?
+        /// The choice sets and keyboard properties the head unit has.
+        var choiceSets = SDLChoiceSetManager()
+        var alerts = SDLAlertManager()
     }
 
     let state = Mutex(State())

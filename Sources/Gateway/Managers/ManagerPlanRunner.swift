@@ -70,9 +70,45 @@ struct ManagerPlanRunner: Sendable {
                 continue
             }
             let outcome = try await executor.send(app: id, function: request.functionName, parameters: request.parameters)
-            sent.append(["function": .string(request.functionName), "resultCode": outcome.response["resultCode"] ?? .null, "parameters": request.parameters])
+            sent.append(Self.sentEntry(request, response: outcome.response))
         }
         return sent
+    }
+
+    /// Sends `request` and returns the head unit's response parameters when it succeeded or its
+    /// result code is one of `answered` (TIMED_OUT, ABORTED: how an interaction may end); any other
+    /// refusal is thrown.
+    func answer(_ request: SDLPlannedRequest, app id: String, answered: Set<String>) async throws(GatewayError) -> SDLJSON {
+        do {
+            return try await RPCExecutor(apps: apps).send(app: id, function: request.functionName, parameters: request.parameters).response
+        } catch {
+            guard let response = error.sdlResponse, let result = response["resultCode"]?.stringValue, answered.contains(result) else { throw error }
+            return response
+        }
+    }
+
+    /// The sequence of the last entry in the app's traffic log (0 when empty): what
+    /// ``notifications(app:after:until:)`` reads after.
+    func trafficMark(app id: String) throws(GatewayError) -> UInt64 {
+        try apps.session(id).connection?.tracker.trafficLog.entries.last?.sequence ?? 0
+    }
+
+    /// The notifications the app received after `mark` and before the first response to
+    /// `function` (the head unit sends a soft button's OnButtonPress before the Alert response
+    /// it ends), in order.
+    func notifications(app id: String, after mark: UInt64, until function: String) throws(GatewayError) -> [(name: String, parameters: SDLJSON)] {
+        let entries = try apps.session(id).connection?.tracker.trafficLog.entries ?? []
+        var notifications: [(name: String, parameters: SDLJSON)] = []
+        for entry in entries where entry.sequence > mark && entry.direction == .received {
+            if entry.rpcType == .response && entry.function == function { break }
+            if entry.rpcType == .notification { notifications.append((entry.function, entry.parameters)) }
+        }
+        return notifications
+    }
+
+    /// One entry of a resource's `sent` list.
+    static func sentEntry(_ request: SDLPlannedRequest, response: SDLJSON) -> SDLJSON {
+        ["function": .string(request.functionName), "resultCode": response["resultCode"] ?? .null, "parameters": request.parameters]
     }
 }
 

@@ -56,6 +56,7 @@ public struct GatewayRouter: Sendable {
         FileRoutes(apps: apps, limits: configuration.limits).add(to: router)
         ScreenRoutes(apps: apps, limits: configuration.limits).add(to: router)
         MenuRoutes(apps: apps, limits: configuration.limits).add(to: router)
+        InteractionRoutes(apps: apps, limits: configuration.limits).add(to: router)
         SpecRoutes(catalog: apps.options.catalog).add(to: router)
         TicketRoutes(tickets: authenticator.tickets).add(to: router)
         events.add(to: router)
@@ -105,6 +106,7 @@ public struct GatewayRouter: Sendable {
         APIOperation("GET", "/v1/apps/{id}/media"), APIOperation("PUT", "/v1/apps/{id}/media"),
         APIOperation("GET", "/v1/apps/{id}/menu"), APIOperation("PUT", "/v1/apps/{id}/menu"),
         APIOperation("GET", "/v1/apps/{id}/voice-commands"), APIOperation("PUT", "/v1/apps/{id}/voice-commands"),
+        APIOperation("POST", "/v1/apps/{id}/interactions"), APIOperation("POST", "/v1/apps/{id}/alerts"),
         APIOperation("GET", "/v1/apps/{id}/vehicle-data", query: ["names"]),
         APIOperation("PUT", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["owner"]),
         APIOperation("DELETE", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["names", "owner"]),

@@ -40,7 +40,9 @@ extension HeadUnit {
 
     /// `POST /buttons/{name}/press`: BUTTONDOWN, BUTTONUP and OnButtonPress to the subscribed apps
     /// in FULL or LIMITED (or to `appID` only); a soft button (CUSTOM_BUTTON with `softButtonID`)
-    /// goes to the app that shows it. Returns the appIDs notified.
+    /// goes to the app that shows it, and a button of the app's open Alert, SubtleAlert or
+    /// ScrollableMessage closes it after the notifications, as the HMI does (SUCCESS), unless its
+    /// `systemAction` is KEEP_CONTEXT; STEAL_FOCUS also brings the app to FULL. Returns the appIDs notified.
     public mutating func pressButton(
         _ name: String,
         mode: String,
@@ -65,6 +67,7 @@ extension HeadUnit {
             notify("OnButtonEvent", params.merging(["buttonEventMode": "BUTTONDOWN"]) { $1 }, to: app.sessionID, now: now)
             notify("OnButtonEvent", params.merging(["buttonEventMode": "BUTTONUP"]) { $1 }, to: app.sessionID, now: now)
             notify("OnButtonPress", params.merging(["buttonPressMode": .string(mode)]) { $1 }, to: app.sessionID, now: now)
+            if let softButtonID { closeInteraction(session: app.sessionID, pressed: softButtonID, now: now) }
         }
         return (targets.map(\.appID), takeActions())
     }
@@ -89,6 +92,24 @@ extension HeadUnit {
             notify("OnDriverDistraction", ["state": .string(state)], to: app.sessionID, now: now)
         }
         return takeActions()
+    }
+
+    /// `POST /restart`: the head unit restarts (an ignition cycle). Every connection is closed
+    /// without unregistering its apps; their non-persistent files are gone when they come back.
+    /// Like SDL Core, which saves resumption data across ignition cycles, it keeps what the apps
+    /// had for hashID resumption unless `keepingResumptionData` is false (a fresh install: the
+    /// apps' next registrations answer RESUME_FAILED). Returns the app ids that were connected.
+    public mutating func restart(keepingResumptionData: Bool, now: NIODeadline) -> ([String], [HeadUnitAction]) {
+        let connected = appList.map(\.appID)
+        for (connection, state) in connections.sorted(by: { $0.key < $1.key }) {
+            for session in state.sessions.sorted() {
+                endSession(session, keepingResumptionData: keepingResumptionData, now: now)
+            }
+            connections[connection] = nil
+            outbox.append(.close(connection))
+        }
+        if !keepingResumptionData { resumption.removeAll() }
+        return (connected, takeActions())
     }
 
     /// `POST /faults`, `DELETE /faults`.

@@ -11,14 +11,18 @@ public struct InteractionAnswer: Sendable {
     public var sliderPosition: Int64?
     /// A `Result` to answer with; SUCCESS when nil.
     public var resultCode: String?
-    /// PerformInteraction: MENU, VR or KEYBOARD; MENU (VR for VR_ONLY) when nil.
+    /// PerformInteraction: MENU, VR or KEYBOARD; MENU (VR for VR_ONLY, KEYBOARD for typed text)
+    /// when nil.
     public var triggerSource: String?
+    /// A PerformInteraction with the KEYBOARD layout: what the user typed (`manualTextEntry`).
+    public var manualTextEntry: String?
 
-    public init(choiceID: Int64?, sliderPosition: Int64?, resultCode: String?, triggerSource: String?) {
+    public init(choiceID: Int64?, sliderPosition: Int64?, resultCode: String?, triggerSource: String?, manualTextEntry: String? = nil) {
         self.choiceID = choiceID
         self.sliderPosition = sliderPosition
         self.resultCode = resultCode
         self.triggerSource = triggerSource
+        self.manualTextEntry = manualTextEntry
     }
 }
 
@@ -152,6 +156,19 @@ extension HeadUnit {
         respond(to: sessionID, functionID: open.functionID, correlationID: open.correlationID, resultCode: resultCode, info: info, parameters: parameters, now: now)
     }
 
+    /// A soft button of the app's open Alert, SubtleAlert or ScrollableMessage was pressed: the
+    /// HMI closes it (SUCCESS) unless the button's `systemAction` is KEEP_CONTEXT, and activates
+    /// the app for STEAL_FOCUS.
+    mutating func closeInteraction(session sessionID: UInt8, pressed softButtonID: Int64, now: NIODeadline) {
+        guard let open = apps[sessionID]?.openInteraction, ["Alert", "SubtleAlert", "ScrollableMessage"].contains(open.function),
+            let button = open.parameters["softButtons"]?.arrayValue?.first(where: { $0["softButtonID"]?.intValue == softButtonID })
+        else { return }
+        let action = button["systemAction"]?.stringValue ?? "DEFAULT_ACTION"
+        guard action != "KEEP_CONTEXT" else { return }
+        closeInteraction(session: sessionID, resultCode: "SUCCESS", parameters: [:], now: now)
+        if action == "STEAL_FOCUS", apps[sessionID]?.hmiLevel != "FULL" { activate(session: sessionID, now: now) }
+    }
+
     /// Answers the app's open interaction when its timer fires: what the HMI says when the user
     /// did nothing (SUCCESS for Alert, Speak, SubtleAlert and ScrollableMessage; TIMED_OUT for
     /// Slider, with its position, and PerformInteraction).
@@ -204,6 +221,19 @@ extension HeadUnit {
         let success = Self.successfulResultCodes.contains(resultCode)
         var parameters: [String: SDLJSON] = [:]
         switch open.function {
+        case "PerformInteraction" where answer.manualTextEntry != nil:
+            // The HMI's keyboard: OnKeyboardInput ENTRY_SUBMITTED (when the policy lets the app
+            // have it; Base-4 does not), then the response with the text.
+            guard open.parameters["interactionLayout"]?.stringValue == "KEYBOARD" else {
+                throw SimulatorControlError(.invalidValue, "manualTextEntry answers a PerformInteraction with the KEYBOARD layout")
+            }
+            guard success, answer.choiceID == nil else {
+                throw SimulatorControlError(.invalidValue, "Typed text is answered alone, with a successful result code")
+            }
+            let text = answer.manualTextEntry ?? ""
+            notify("OnKeyboardInput", ["event": "ENTRY_SUBMITTED", "data": .string(text)], to: app.sessionID, now: now)
+            parameters["manualTextEntry"] = .string(text)
+            parameters["triggerSource"] = .string(answer.triggerSource ?? "KEYBOARD")
         case "PerformInteraction":
             if let choiceID = answer.choiceID {
                 let ids = open.parameters["interactionChoiceSetIDList"]?.arrayValue?.compactMap(\.intValue) ?? []

@@ -47,6 +47,8 @@ public final class SDLAppSession: Sendable {
         var vehicleData = SDLSubscriptionCounter()
         /// The file a successful SetAppIcon made the app icon.
         var iconName: String?
+        /// Whether the head unit resumed the app's data at the last registration.
+        var resumed = false
     }
 
     public let configuration: SDLConnection.Configuration
@@ -98,6 +100,12 @@ public final class SDLAppSession: Sendable {
 
     /// The current connection, while there is one.
     public var connection: SDLConnection? { state.withLock { $0.connection } }
+
+    /// Whether the head unit resumed the app's data (hashID resumption, SDL-PROTOCOL.md §k) at the
+    /// last registration: its commands, submenus, choice sets, global properties and
+    /// subscriptions are back; what is not resumable (Show, the media clock, non-persistent
+    /// files) is not. Set before the `registered` event is published.
+    public var lastRegistrationResumed: Bool { state.withLock { $0.resumed } }
 
     /// How many connections were attempted.
     public var attempts: Int { state.withLock { $0.supervisor.attempts } }
@@ -197,6 +205,7 @@ public final class SDLAppSession: Sendable {
                 _ = try? await connection.request("SubscribeVehicleData", Self.flags(vehicleData), options: unchecked)
             }
         }
+        state.withLock { $0.resumed = plan.resumed }
         publish(.registered, detail: plan.detail)
     }
 

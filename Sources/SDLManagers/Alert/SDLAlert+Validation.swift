@@ -9,10 +9,10 @@ extension SDLAlert {
             throw SDLManagerError(.missingValue, path: "$", "an alert needs a text, something to speak, a soft button or an icon")
         }
         if text.count > maximumLines {
-            throw SDLManagerError(.tooMany, path: "$.text", "\(text.count) lines, a \(functionName) has \(maximumLines)")
+            throw SDLManagerError(.tooMany, path: "$.text", "\(text.count) lines, at most \(maximumLines) in \(functionName)")
         }
         if softButtons.count > maximumButtons {
-            throw SDLManagerError(.tooMany, path: "$.softButtons", "\(softButtons.count) soft buttons, a \(functionName) takes \(maximumButtons)")
+            throw SDLManagerError(.tooMany, path: "$.softButtons", "\(softButtons.count) soft buttons, at most \(maximumButtons) in \(functionName)")
         }
         if let duration, !Self.durationRange.contains(duration) {
             throw SDLManagerError(.unsupportedValue, path: "$.duration", "\(duration) s is outside \(Self.durationRange) s")
