@@ -11,7 +11,7 @@ struct ServeConfigFile {
         "limits", "events", "apps", "simulator", "record",
     ]
     static let limitsKeys = [
-        "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive",
+        "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive", "imageStoreSize",
     ]
     static let eventsKeys = ["ringCapacity", "clientQueueCapacity", "maximumClients"]
 

@@ -15,7 +15,7 @@ import SDLTransport
 ///  "tokens": {"s3cret": "control", "dashboards": "read"}, "corsOrigins": ["http://localhost:3000"],
 ///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "insecure": false, "record": "captures",
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
-///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15},
+///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}],
 ///  "simulator": {"policy": "default", "trace": "drive.json", "traceSpeed": 2, "profile": "head-unit.json", "timeScale": 0.1}}
@@ -134,7 +134,8 @@ struct ServeSettings {
                 requestsPerSecond: try int("requestsPerSecond", defaults.requestsPerSecond, minimum: 0),
                 idleTimeout: .seconds(try int("idleTimeout", Int(defaults.idleTimeout.components.seconds))),
                 authFailuresPerMinute: try int("authFailuresPerMinute", defaults.authFailuresPerMinute, minimum: 0),
-                eventStreamKeepAlive: .seconds(try int("eventStreamKeepAlive", Int(defaults.eventStreamKeepAlive.components.seconds)))
+                eventStreamKeepAlive: .seconds(try int("eventStreamKeepAlive", Int(defaults.eventStreamKeepAlive.components.seconds))),
+                imageStoreSize: try int("imageStoreSize", defaults.imageStoreSize, minimum: 0)
             )
         }
         if let rate = command.rateLimit ?? environment["SDL_GATEWAY_RATE_LIMIT"].map({ text -> Int in Int(text) ?? -1 }) {

@@ -89,6 +89,8 @@ public final class GatewayApps: Service, Sendable {
 
     public let options: Options
     public let hub: EventHub
+    /// The gateway's image store, which the managers upload from.
+    let images: ImageStore
     let registry: SDLAppRegistry
     private let state = Mutex(State())
     /// `PUT /v1/apps/{id}` runs one request per id at a time (``put(id:core:app:wait:)``).
@@ -98,9 +100,10 @@ public final class GatewayApps: Service, Sendable {
 
     private let logger: Logger
 
-    public init(options: Options = Options(), hub: EventHub = EventHub(), logger: Logger) {
+    public init(options: Options = Options(), hub: EventHub = EventHub(), imageStoreSize: Int = 16 << 20, logger: Logger) {
         self.options = options
         self.hub = hub
+        self.images = ImageStore(capacity: imageStoreSize)
         self.logger = logger
         self.registry = SDLAppRegistry(backoff: options.backoff, shutdownGracePeriod: options.shutdownGracePeriod, logger: logger)
         (newApps, newAppsContinuation) = AsyncStream.makeStream()

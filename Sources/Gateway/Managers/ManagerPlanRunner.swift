@@ -1,3 +1,4 @@
+import NIOCore
 import SDLClient
 import SDLManagers
 import SDLProtocol
@@ -14,12 +15,14 @@ struct ManagerPlanRunner: Sendable {
     static let owner = "managers"
 
     /// The files the app's head unit holds, asking it (ListFiles) once when `names` includes one
-    /// the gateway has not seen; a name still missing then is a 422 naming the field that uses it.
-    func knownFiles(app id: String, needing names: [(file: String, field: String)]) async throws(GatewayError) -> Set<String> {
+    /// the gateway has not seen, and uploading (PutFile) each missing one the image store has; a
+    /// name missing from both is a 422 naming the field that uses it, before anything is sent.
+    func knownFiles(app id: String, needing names: [(file: String, field: String)]) async throws(GatewayError) -> FileCheck {
         var known = apps.knownFiles(id)
-        guard names.contains(where: { !known.contains($0.file) }) else { return known }
+        guard names.contains(where: { !known.contains($0.file) }) else { return FileCheck(known: known) }
+        let session = try apps.session(id)
         do {
-            let listed = try await apps.session(id).listFiles()
+            let listed = try await session.listFiles()
             apps.noteFiles(id, all: listed, spaceAvailable: nil)
             known = Set(listed)
         } catch let error as SDLClientError {
@@ -28,11 +31,46 @@ struct ManagerPlanRunner: Sendable {
             throw GatewayError.from(error)
         }
         let missing = names.filter { !known.contains($0.file) }
-        guard let first = missing.first else { return known }
-        throw GatewayError(
-            .invalidParameters, "\(first.field): the head unit has no file \(first.file); upload it first (PUT /v1/apps/\(id)/files/\(first.file))",
-            issues: missing.map { "\($0.field): no file \($0.file) on the head unit" }
-        )
+        let unavailable = missing.filter { apps.images.image($0.file) == nil }
+        if let first = unavailable.first {
+            throw GatewayError(
+                .invalidParameters,
+                "\(first.field): the head unit has no file \(first.file) and the image store has none; upload it first (PUT /v1/images/\(first.file) or PUT /v1/apps/\(id)/files/\(first.file))",
+                issues: unavailable.map { "\($0.field): no file \($0.file) on the head unit or in the image store" }
+            )
+        }
+        var sent: [SDLJSON] = []
+        for name in missing.map(\.file) where !known.contains(name) {
+            guard let image = apps.images.image(name) else { continue }
+            sent.append(try await upload(image, named: name, app: id, session: session))
+            known.insert(name)
+        }
+        return FileCheck(known: known, sent: sent)
+    }
+
+    /// The files a head unit holds once the needed ones were checked, and the PutFiles sent.
+    struct FileCheck: Sendable {
+        var known: Set<String>
+        /// ``sentEntry(_:response:)``s of the uploads from the image store.
+        var sent: [SDLJSON] = []
+    }
+
+    /// PutFile of an image of the store (not persistent: the store puts it back when needed).
+    private func upload(_ image: ImageStore.Image, named name: String, app id: String, session: SDLAppSession) async throws(GatewayError) -> SDLJSON {
+        do {
+            let bytes = image.bytes
+            let response = try await session.upload(
+                name: name, fileType: image.fileType, persistent: false, system: false, size: bytes.readableBytes,
+                chunks: AsyncStream { $0.yield(bytes); $0.finish() }, chunkSize: SDLFileUploadPlan.defaultChunkSize
+            ) { _ in }
+            apps.noteFiles(id, added: name, spaceAvailable: response.parameters["spaceAvailable"]?.intValue)
+            let request = SDLPlannedRequest("PutFile", ["syncFileName": .string(name), "fileType": .string(image.fileType), "length": .int(Int64(bytes.readableBytes))])
+            return Self.sentEntry(request, response: response.parameters)
+        } catch let error as SDLClientError {
+            throw GatewayError(error)
+        } catch {
+            throw GatewayError.from(error)
+        }
     }
 
     /// What the managers need of the app's head unit: its main window's text fields, templates

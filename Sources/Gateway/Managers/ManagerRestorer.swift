@@ -78,8 +78,8 @@ struct ManagerRestorer: Sendable {
             throw GatewayError(error)
         }
         do {
-            _ = try await runner.knownFiles(app: id, needing: resumption.plan.files.map { (file: $0, field: "a declared image") })
-            let sent = try await runner.run(resumption.plan, app: id)
+            let uploads = try await runner.knownFiles(app: id, needing: resumption.plan.files.map { (file: $0, field: "a declared image") }).sent
+            let sent = try await uploads + runner.run(resumption.plan, app: id)
             all.accept(resumption)
             store(all, in: managers)
             return sent.count

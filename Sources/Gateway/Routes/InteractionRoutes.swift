@@ -61,12 +61,12 @@ struct InteractionRoutes: Sendable {
             let images = interaction.choices.enumerated().compactMap { index, choice in
                 SDLImageName.dynamicFile(choice.image).map { (file: $0, field: "$.choices[\(index)].image") }
             }
-            _ = try await runner.knownFiles(app: id, needing: images)
+            let uploads = try await runner.knownFiles(app: id, needing: images).sent
             var plan = update.plan
             guard let perform = plan.steps.popLast(), case .request(let performRequest) = perform else {
                 throw GatewayError(.internalError, "an interaction plan ends with its PerformInteraction")
             }
-            var sent = try await runner.run(plan, app: id)
+            var sent = try await uploads + runner.run(plan, app: id)
             // The sets exist now, whatever the driver answers.
             manager.accept(update)
             managers.state.withLock { $0.choiceSets = manager }
@@ -98,7 +98,7 @@ struct InteractionRoutes: Sendable {
                     throw GatewayError(error)
                 }
             }
-            _ = try await runner.knownFiles(app: id, needing: alert.dynamicFiles.map { (file: $0.file, field: $0.path) })
+            let uploads = try await runner.knownFiles(app: id, needing: alert.dynamicFiles.map { (file: $0.file, field: $0.path) }).sent
             guard let request = update.plan.requests.last else { throw GatewayError(.internalError, "an alert plan ends with its alert") }
             let mark = try runner.trafficMark(app: id)
             let response = try await runner.answer(request, app: id, answered: SDLPendingAlert.answeredResults)
@@ -107,7 +107,7 @@ struct InteractionRoutes: Sendable {
                 throw GatewayError.headUnit(request.functionName, response: response)
             }
             var body = answer.json.objectValue ?? [:]
-            body["sent"] = [ManagerPlanRunner.sentEntry(request, response: response)]
+            body["sent"] = .array(uploads + [ManagerPlanRunner.sentEntry(request, response: response)])
             return .object(body)
         }
     }

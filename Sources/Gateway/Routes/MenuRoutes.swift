@@ -70,8 +70,8 @@ struct MenuRoutes: Sendable {
                 throw GatewayError(error)
             }
             let icons = update.plan.files.map { (file: $0, field: "an icon") }
-            _ = try await runner.knownFiles(app: id, needing: icons)
-            let sent = try await runner.run(update.plan, app: id)
+            let uploads = try await runner.knownFiles(app: id, needing: icons).sent
+            let sent = try await uploads + runner.run(update.plan, app: id)
             manager.accept(update)
             managers.state.withLock { state in
                 state.menu = manager

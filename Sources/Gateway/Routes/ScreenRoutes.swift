@@ -72,18 +72,18 @@ struct ScreenRoutes: Sendable {
             }
             var images = Self.imageFields(declared)
             if let artwork = media?.artwork.flatMap(SDLImageName.dynamicFile) { images.append((artwork, "$.artwork")) }
-            let known = try await runner.knownFiles(app: id, needing: images)
+            let files = try await runner.knownFiles(app: id, needing: images)
             var (screenManager, mediaManager) = managers.state.withLock { ($0.screen, $0.media) }
             let update: SDLScreenManager.Update
             do throws(SDLManagerError) {
-                update = try screenManager.plan(declared, media: media, profile: profile, knownFiles: known)
+                update = try screenManager.plan(declared, media: media, profile: profile, knownFiles: files.known)
             } catch {
                 throw GatewayError(error)
             }
             var plan = update.plan
             let mediaUpdate = media.map { mediaManager.plan($0) }
             if let mediaUpdate { plan.append(contentsOf: mediaUpdate.plan) }
-            let sent = try await runner.run(plan, app: id)
+            let sent = try await files.sent + runner.run(plan, app: id)
             screenManager.accept(update)
             if let mediaUpdate { mediaManager.accept(mediaUpdate) }
             let accepted = screenManager.accepted

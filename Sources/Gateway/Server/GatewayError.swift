@@ -44,6 +44,8 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let fileRequestFailed = Code(rawValue: "file-request-failed")
         public static let protocolViolation = Code(rawValue: "protocol-violation")
         public static let tooManyClients = Code(rawValue: "too-many-clients")
+        /// The gateway's image store is full (`limits.imageStoreSize`).
+        public static let insufficientStorage = Code(rawValue: "insufficient-storage")
         public static let internalError = Code(rawValue: "internal")
     }
 
@@ -88,6 +90,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notConnected, .linkLost, .cancelled, .tooManyClients: .serviceUnavailable
         case .timedOut: .gatewayTimeout
         case .registrationFailed, .headUnitError, .fileRequestFailed, .protocolViolation: .badGateway
+        case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         default: .internalServerError
         }
     }

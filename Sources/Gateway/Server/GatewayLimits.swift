@@ -24,11 +24,13 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
     /// How often a quiet Server-Sent Events stream gets a comment line, so proxies keep it and a
     /// dead peer is noticed. 15 s.
     public var eventStreamKeepAlive: Duration
+    /// The bytes the gateway's image store (`/v1/images`) may hold, all images together. 16 MiB.
+    public var imageStoreSize: Int
 
     public init(
         bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize,
         webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = GatewayLimits.defaultRequestsPerSecond, idleTimeout: Duration = .seconds(60),
-        authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15)
+        authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15), imageStoreSize: Int = 16 << 20
     ) {
         self.bodySize = bodySize
         self.fileSize = fileSize
@@ -37,5 +39,6 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
         self.idleTimeout = idleTimeout
         self.authFailuresPerMinute = authFailuresPerMinute
         self.eventStreamKeepAlive = eventStreamKeepAlive
+        self.imageStoreSize = imageStoreSize
     }
 }

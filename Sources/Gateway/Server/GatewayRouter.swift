@@ -57,6 +57,7 @@ public struct GatewayRouter: Sendable {
         ScreenRoutes(apps: apps, limits: configuration.limits).add(to: router)
         MenuRoutes(apps: apps, limits: configuration.limits).add(to: router)
         InteractionRoutes(apps: apps, limits: configuration.limits).add(to: router)
+        ImageRoutes(images: apps.images, limits: configuration.limits).add(to: router)
         SpecRoutes(catalog: apps.options.catalog).add(to: router)
         TicketRoutes(tickets: authenticator.tickets).add(to: router)
         events.add(to: router)
@@ -107,6 +108,8 @@ public struct GatewayRouter: Sendable {
         APIOperation("GET", "/v1/apps/{id}/menu"), APIOperation("PUT", "/v1/apps/{id}/menu"),
         APIOperation("GET", "/v1/apps/{id}/voice-commands"), APIOperation("PUT", "/v1/apps/{id}/voice-commands"),
         APIOperation("POST", "/v1/apps/{id}/interactions"), APIOperation("POST", "/v1/apps/{id}/alerts"),
+        APIOperation("GET", "/v1/images"), APIOperation("GET", "/v1/images/{name}"), APIOperation("PUT", "/v1/images/{name}", query: ["fileType"]),
+        APIOperation("DELETE", "/v1/images/{name}"),
         APIOperation("GET", "/v1/apps/{id}/vehicle-data", query: ["names"]),
         APIOperation("PUT", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["owner"]),
         APIOperation("DELETE", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["names", "owner"]),
