@@ -7,7 +7,9 @@ import SDLProtocol
 import Testing
 
 /// `/v1/apps/{id}/interactions` and `/alerts` against the simulator: the driver answers through
-/// the simulator's control API, and the gateway answers by the user's ids.
+/// the simulator's control API, and the gateway answers by the user's ids. The simulator runs at
+/// real time here, so an interaction stays open (10 s, an alert 5 s) until the driver answers,
+/// however busy the machine; every ending is the driver's.
 @Suite("Interactions and alerts", .timeLimit(.minutes(1)))
 struct InteractionRoutesTests {
     typealias H = GatewayHarness
@@ -39,21 +41,26 @@ struct InteractionRoutesTests {
         }
     }
 
+    /// The driver answers the app's open interaction through the simulator's control API.
+    static func answer(_ client: any TestClientProtocol, _ body: SDLJSON) async throws {
+        try await client.execute(uri: "/v1/simulator/apps/demo/interaction", method: .post, headers: H.jsonHeaders, body: H.json(body)) { response in
+            #expect(response.status == .ok, "\(String(buffer: response.body))")
+        }
+    }
+
     static let stations: SDLJSON = [
         "title": "Station", "choices": [["id": "fm1", "text": "FM 1", "voiceCommands": ["one"]], ["id": "fm2", "text": "FM 2", "voiceCommands": ["two"]]],
     ]
 
     @Test("A choice answered through the simulator returns the user's choice id; the sets are reused next time; a timeout is an answer")
     func choice() async throws {
-        try await H.withGateway { client, simulator, apps in
+        try await H.withGateway(timeScale: 1) { client, simulator, apps in
             try await H.createApp(client, appID: "demo-app")
             let events = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["choice"]))
             defer { events.cancel() }
             let (status, body) = try await Self.present(client, apps, "interactions", Self.stations, context: "HMI_OBSCURED") {
                 let choiceID = try #require(simulator.snapshot.app(withID: "demo-app")?.choiceSets.values.compactMap { $0["choiceSet"]?.arrayValue?.first }.first { $0["menuName"] == "FM 2" }?["choiceID"]?.intValue)
-                try await client.execute(uri: "/v1/simulator/apps/demo/interaction", method: .post, headers: H.jsonHeaders, body: H.json(["choiceID": .int(choiceID)])) { response in
-                    #expect(response.status == .ok, "\(String(buffer: response.body))")
-                }
+                try await Self.answer(client, ["choiceID": .int(choiceID)])
             }
             #expect(status == .ok, "\(String(describing: body))")
             #expect(body?["choice"] == "fm2")
@@ -62,10 +69,10 @@ struct InteractionRoutesTests {
             #expect(body?["sent"]?.arrayValue?.map { $0["function"] } == ["CreateInteractionChoiceSet", "CreateInteractionChoiceSet", "PerformInteraction"])
             #expect(await events.queue.next()?.data == ["choice": "fm2", "trigger": "MENU", "result": "SUCCESS"])
 
-            // The same choices again: no new set; nobody answers in 5 s (scaled): TIMED_OUT, not an error.
-            var again = Self.stations.objectValue ?? [:]
-            again["timeout"] = 5
-            let (timedOut, timedOutBody) = try await Self.post(client, "interactions", .object(again))
+            // The same choices again: no new set; the head unit gives up (TIMED_OUT): an answer, not an error.
+            let (timedOut, timedOutBody) = try await Self.present(client, apps, "interactions", Self.stations, context: "HMI_OBSCURED") {
+                try await Self.answer(client, ["result": "TIMED_OUT"])
+            }
             #expect(timedOut == .ok)
             #expect(timedOutBody?["choice"] == .null)
             #expect(timedOutBody?["result"] == "TIMED_OUT")
@@ -75,15 +82,13 @@ struct InteractionRoutesTests {
 
     @Test("A keyboard answers with the typed text; the head unit's OnKeyboardInput arrives as a keyboardInput event")
     func keyboard() async throws {
-        try await H.withGateway { client, _, apps in
+        try await H.withGateway(timeScale: 1) { client, _, apps in
             try await H.createApp(client, appID: "demo-app")
             let events = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["keyboardInput"]))
             defer { events.cancel() }
             let search: SDLJSON = ["title": "City", "keyboard": ["layout": "QWERTY", "autoComplete": ["Paris", "Perth"]]]
             let (status, body) = try await Self.present(client, apps, "interactions", search, context: "HMI_OBSCURED") {
-                try await client.execute(uri: "/v1/simulator/apps/demo/interaction", method: .post, headers: H.jsonHeaders, body: H.json(["text": "Paris"])) { response in
-                    #expect(response.status == .ok, "\(String(buffer: response.body))")
-                }
+                try await Self.answer(client, ["text": "Paris"])
             }
             #expect(status == .ok, "\(String(describing: body))")
             #expect(body?["text"] == "Paris")
@@ -93,9 +98,9 @@ struct InteractionRoutesTests {
         }
     }
 
-    @Test("An alert answers which of its soft buttons the driver pressed; without a press it ends by itself")
+    @Test("An alert answers which of its soft buttons the driver pressed; none when it ends without a press")
     func alert() async throws {
-        try await H.withGateway { client, simulator, apps in
+        try await H.withGateway(timeScale: 1) { client, simulator, apps in
             try await H.createApp(client, appID: "demo-app")
             let alert: SDLJSON = [
                 "text": ["Low fuel", "Find a station?"], "speak": "Low fuel",
@@ -114,7 +119,9 @@ struct InteractionRoutesTests {
             #expect(body?["result"] == "SUCCESS")
             #expect(body?["sent"]?.arrayValue?.first?["parameters"]?["softButtons"]?.arrayValue?.first?["softButtonID"] == 32768)
 
-            let (quiet, quietBody) = try await Self.post(client, "alerts", ["text": ["Just so you know"], "duration": 3])
+            let (quiet, quietBody) = try await Self.present(client, apps, "alerts", ["text": ["Just so you know"], "duration": 3], context: "ALERT") {
+                try await Self.answer(client, [:])  // what the head unit says when the alert's time is up
+            }
             #expect(quiet == .ok)
             #expect(quietBody?["button"] == .null)
             #expect(quietBody?["result"] == "SUCCESS")
