@@ -86,4 +86,26 @@ struct MenuRoutesTests {
             #expect(notArray == .badRequest)
         }
     }
+
+    @Test("A menu update the head unit refuses part-way: what it did stays accepted, and the next PUT completes it without INVALID_ID")
+    func refusedPartWay() async throws {
+        try await H.withGateway { client, simulator, _ in
+            try await H.createApp(client, appID: "demo-app")
+            _ = try await Self.put(client, "menu", Self.menu("B2"))
+            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: H.jsonHeaders, body: H.json(["function": "AddCommand", "resultCode": "REJECTED"])) {
+                #expect($0.status == .created)
+            }
+            let smaller: SDLJSON = ["menu": [["id": "a", "title": "A"], ["id": "d", "title": "D"]]]
+            let (refused, _) = try await Self.put(client, "menu", smaller)
+            #expect(refused == .conflict)  // REJECTED; B and C were deleted before the AddCommand of D
+            try await client.execute(uri: "/v1/simulator/faults", method: .delete) { #expect($0.status == .noContent) }
+            let mark = simulator.snapshot.log.entries.last?.sequence ?? 0
+            let (status, body) = try await Self.put(client, "menu", smaller)
+            #expect(status == .ok, "\(String(describing: body))")
+            #expect(Self.requests(simulator, after: mark) == ["AddCommand"])
+            let titles = simulator.snapshot.app(withID: "demo-app").map { Array($0.commands.values) + Array($0.subMenus.values) }?
+                .compactMap { $0["menuParams"]?["menuName"]?.stringValue ?? $0["menuName"]?.stringValue }.sorted()
+            #expect(titles == ["A", "D"])
+        }
+    }
 }

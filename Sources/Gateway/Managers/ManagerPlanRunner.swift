@@ -88,6 +88,13 @@ struct ManagerPlanRunner: Sendable {
     /// Sends the plan's requests in order; the RPCs sent with their result codes. A refusal stops
     /// the plan there and is thrown (the state it would have reached is not accepted).
     func run(_ plan: SDLManagerPlan, app id: String) async throws(GatewayError) -> [SDLJSON] {
+        var completed = 0
+        return try await run(plan, app: id, completed: &completed)
+    }
+
+    /// ``run(_:app:)`` counting in `completed` the requests the head unit carried out, also when
+    /// a later one fails (for ``SDLMenuManager/accept(_:completed:)``).
+    func run(_ plan: SDLManagerPlan, app id: String, completed: inout Int) async throws(GatewayError) -> [SDLJSON] {
         let executor = RPCExecutor(apps: apps)
         var sent: [SDLJSON] = []
         for request in plan.requests {
@@ -102,13 +109,18 @@ struct ManagerPlanRunner: Sendable {
                 } catch {
                     throw GatewayError.from(error)
                 }
-                guard let response = outcome.response?.parameters else { continue }  // already subscribed by another owner
+                guard let response = outcome.response?.parameters else {  // already subscribed by another owner
+                    completed += 1
+                    continue
+                }
                 guard response["success"]?.boolValue == true else { throw GatewayError.headUnit("SubscribeButton", response: response) }
                 sent.append(["function": "SubscribeButton", "resultCode": response["resultCode"] ?? .null, "parameters": request.parameters])
+                completed += 1
                 continue
             }
             let outcome = try await executor.send(app: id, function: request.functionName, parameters: request.parameters)
             sent.append(Self.sentEntry(request, response: outcome.response))
+            completed += 1
         }
         return sent
     }

@@ -71,7 +71,17 @@ struct MenuRoutes: Sendable {
             }
             let icons = update.plan.files.map { (file: $0, field: "an icon") }
             let uploads = try await runner.knownFiles(app: id, needing: icons).sent
-            let sent = try await uploads + runner.run(update.plan, app: id)
+            var completed = 0
+            let sent: [SDLJSON]
+            do throws(GatewayError) {
+                sent = try await uploads + runner.run(update.plan, app: id, completed: &completed)
+            } catch {
+                // What the head unit carried out stays accepted, so the next update neither
+                // deletes twice nor adds a title twice.
+                manager.accept(update, completed: completed)
+                managers.state.withLock { $0.menu = manager }
+                throw error
+            }
             manager.accept(update)
             managers.state.withLock { state in
                 state.menu = manager

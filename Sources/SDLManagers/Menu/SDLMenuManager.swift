@@ -27,7 +27,7 @@ public struct SDLMenuManager: Sendable {
     /// The most top-level voice commands one declaration may hold.
     public static let maximumVoiceCommands = 100
 
-    public private(set) var accepted = SDLMenuState.empty
+    public internal(set) var accepted = SDLMenuState.empty
     public private(set) var ids = SDLIDCounter(range: 1...SDLMenuManager.maximumID)
 
     public init() {}
