@@ -1,0 +1,91 @@
+// The browser client's tests (public/sdl-gateway.js), run inside a page of the gateway by
+// .ci/browser-client.py: `arguments[0]` is the control token, the last argument selenium's
+// callback, which gets [[name, passed, detail], …]. Every wait is bounded; none is a sleep.
+const [token, done] = [arguments[0], arguments[arguments.length - 1]];
+const results = [];
+const check = (name, passed, detail = "") => (console.log(`${passed ? "ok" : "FAIL"} ${name} ${detail}`), results.push([name, Boolean(passed), String(detail)]));
+function until(condition, what, limit = 10000) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    (function poll() {
+      Promise.resolve().then(condition).then((value) => {
+        if (value) return resolve(value);
+        if (Date.now() - started > limit) return reject(new Error(`timed out waiting for ${what}`));
+        requestAnimationFrame(poll);
+      }, reject);
+    })();
+  });
+}
+const raw = (method, path, body) =>
+  fetch(path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body && JSON.stringify(body) });
+
+(async () => {
+  const m = await import(`${location.origin}/sdl-gateway.js`);
+  check("exports connect, Gateway, App, GatewayProblem", ["connect", "Gateway", "App", "GatewayProblem"].every((name) => typeof m[name] === "function"));
+
+  let asked = 0;
+  const gw = await m.connect({ askForToken: () => (asked++, token) });
+  check("connect asks for a token once on 401 and keeps it", asked === 1 && gw.token === token, `asked ${asked}`);
+  check("the spec's request functions are known", gw.functions.has("Show") && !gw.functions.has("OnHMIStatus"), gw.specVersion);
+
+  const app = await gw.apps.register({ id: "client", appName: "Client", appID: "client-app" });
+  check("apps.register answers an App", app instanceof m.App && app.id === "client");
+  const events = [];
+  app.on("*", (data, event) => events.push(event));
+  await until(() => events.some((e) => e.type === "hmiStatus" && e.data.hmiLevel === "FULL"), "hmiStatus FULL");
+  check("app.on delivers events over the WebSocket", true);
+
+  const shown = await app.rpc.Show({ mainField1: "From the client" });
+  const screen = await gw.simulator.screen("client");
+  check("app.rpc.Show reaches the head unit", shown.resultCode === "SUCCESS" && screen.show.mainField1 === "From the client", JSON.stringify(shown));
+  try {
+    app.rpc.NoSuchFunction;
+    check("an unknown function throws", false);
+  } catch (error) {
+    check("an unknown function throws", error instanceof TypeError, error.message);
+  }
+  try {
+    await app.rpc.Show({ mainField1: 5 });
+    check("a problem is thrown as a GatewayProblem", false);
+  } catch (error) {
+    check("a problem is thrown as a GatewayProblem", error instanceof m.GatewayProblem && error.status === 422 && error.code === "invalid-parameters" && error.problem.issues.length > 0, `${error.status} ${error.code}`);
+  }
+  const overSocket = await app.send("Show", { mainField2: "Over the socket" });
+  check("app.send answers over the WebSocket", overSocket.resultCode === "SUCCESS", JSON.stringify(overSocket));
+
+  const declared = await app.screen.set({ textFields: ["Declared"], softButtons: [{ id: "ok", states: [{ name: "ok", text: "OK" }] }] });
+  check("app.screen.set lists what it sent", declared.sent.map((s) => s.function).join() === "Show", JSON.stringify(declared.sent));
+  const menu = await app.menu.set([{ id: "a", title: "A" }]);
+  check("app.menu.set", menu.sent.length === 1 && menu.menu[0].id === "a");
+  const presented = app.interactions.present({ title: "Pick", choices: [{ id: "x", text: "X" }, { id: "y", text: "Y" }] });
+  await until(async () => (await gw.simulator.screen("client")).overlay, "the interaction on screen");
+  const sets = (await gw.simulator.apps()).apps ?? [];
+  const answer = await gw.simulator.answer("client", { result: "ABORTED" });
+  const answered = await presented;
+  check("app.interactions.present answers (a cancel is an answer)", answered.result === "ABORTED" && answered.choice === null, JSON.stringify(answered) + JSON.stringify(answer) + sets.length);
+
+  const bytes = new Uint8Array(3000).fill(7);
+  let progress = 0;
+  await app.files.upload("client.bin", bytes, { onProgress: (sent) => (progress = sent) });
+  const files = await app.files.list();
+  check("files.upload reports progress; the file is listed", progress === 3000 && files.files.includes("client.bin"), `${progress} ${files.files}`);
+  await app.files.remove("client.bin");
+  await gw.images.put("dot.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+  check("images.put and list", (await gw.images.list()).images.some((i) => i.name === "dot.png"));
+  await gw.images.remove("dot.png");
+
+  // The gateway closes the socket (the app is deleted); the app is created again under its id:
+  // the client reconnects by itself with since = the last seq it saw, and new events arrive.
+  const states = [];
+  app.on("socket", (state) => states.push(state));
+  const before = app.lastSeq;
+  await raw("DELETE", "/v1/apps/client");
+  await until(() => states.some((s) => s.state === "closed"), "the socket closed by the gateway");
+  await raw("POST", "/v1/apps", { id: "client", appName: "Client", appID: "client-app" });
+  await until(() => states.some((s) => s.state === "open"), "the socket open again");
+  const [closed, reopened] = [states.find((s) => s.state === "closed"), states.find((s) => s.state === "open")];
+  await until(() => events.some((e) => e.seq > closed.lastSeq && e.type === "connection" && e.data.state === "registered"), "events of the new app");
+  check("reconnects with since after the gateway closed the socket", reopened.since === closed.lastSeq && closed.lastSeq >= before, `since ${reopened.since}, last seq at the close ${closed.lastSeq}, before the delete ${before}`);
+  await gw.apps.remove("client");
+  gw.close();
+})().then(() => done(results), (error) => done(results.concat([["unexpected error", false, `${error} ${error.stack ?? ""}`]])));

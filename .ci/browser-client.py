@@ -1,0 +1,67 @@
+"""The browser client (public/sdl-gateway.js) and its media-player example in headless Chromium
+against `serve --simulate` with a token: the client's own tests (.ci/browser-client-tests.js) run
+in a page of the gateway, then the example registers its app and follows a soft-button press. A
+failure saves a screenshot and the browser's console log in ARTIFACTS.
+Usage: browser-client.py BASE_URL CONTROL_TOKEN ARTIFACTS"""
+import json
+import pathlib
+import sys
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+base, token, artifacts = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+artifacts.mkdir(parents=True, exist_ok=True)
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+    options.add_argument(argument)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+driver.set_script_timeout(60)
+wait = WebDriverWait(driver, 15)
+
+
+def api(method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+failed = False
+try:
+    # A document of the gateway's origin that needs no token (the module itself, as text), to run the tests in.
+    driver.get(base + "/sdl-gateway.js")
+    results = driver.execute_async_script(pathlib.Path(__file__).with_name("browser-client-tests.js").read_text(), token)
+    for name, passed, detail in results:
+        print(("ok   " if passed else "FAIL ") + name + ("" if passed else f": {detail}"))
+        failed = failed or not passed
+
+    driver.execute_script("sessionStorage.setItem('sdl-gateway.token', arguments[0])", token)
+    driver.get(base + "/examples/media-player.html")
+    wait.until(lambda d: "paused" in d.find_element(By.ID, "state").text)
+    print("ok   the media-player example registers and shows its screen")
+
+    def play_pause_id():
+        buttons = api("GET", "/v1/apps/media-player/screen")["softButtons"]
+        return buttons["playPause"]["softButtonID"]
+
+    api("POST", "/v1/simulator/buttons/CUSTOM_BUTTON/press", {"appID": "media-player", "softButtonID": play_pause_id()})
+    wait.until(lambda d: "playing" in d.find_element(By.ID, "state").text)
+    wait.until(lambda d: api("GET", "/v1/simulator/apps/media-player/screen")["show"]["softButtons"][0]["text"] == "Pause")
+    print("ok   its soft button pressed on the head unit toggles play/pause on the page and the screen")
+except Exception as error:  # report, save what shows the failure, fail the step
+    print(f"FAIL {type(error).__name__}: {error}")
+    failed = True
+finally:
+    if failed:
+        driver.save_screenshot(str(artifacts / "browser-client-failure.png"))
+        (artifacts / "browser-client-console.log").write_text("\n".join(json.dumps(entry) for entry in driver.get_log("browser")))
+        print(f"saved a screenshot and the console log in {artifacts}")
+    driver.quit()
+if failed:
+    sys.exit(1)
+print("browser client passed")

@@ -1,0 +1,383 @@
+// sdl-gateway.js: the browser client of sdl-gateway, an ES module with no dependencies.
+//
+//   import { connect } from "/sdl-gateway.js";
+//   const gw = await connect({ token });
+//   const app = await gw.apps.register({ appName: "Radio", appID: "radio-1" });
+//   await app.rpc.Show({ mainField1: "Hi" });
+//   app.on("vehicleData", (data) => console.log(data.speed));
+//
+// Everything goes through the gateway's public API (openapi.yaml). Problems come back as
+// thrown GatewayProblem errors carrying the RFC 9457 problem document.
+
+const PROBLEM_PREFIX = "urn:sdl-gateway:problem:";
+
+/**
+ * An HTTP problem the gateway answered (`application/problem+json`), or a WebSocket answer with
+ * a `problem`.
+ */
+export class GatewayProblem extends Error {
+  /**
+   * @param {object} problem the problem document: `type`, `title`, `status`, `detail`, maybe
+   *   `issues`, `resultCode` and `sdlResponse`
+   * @param {number} status the HTTP status
+   */
+  constructor(problem, status) {
+    super(problem?.detail ?? problem?.title ?? `HTTP ${status}`);
+    this.name = "GatewayProblem";
+    /** The whole problem document. */
+    this.problem = problem ?? {};
+    /** The HTTP status. */
+    this.status = status;
+  }
+
+  /** The problem code: `app-not-found`, `invalid-parameters`, `head-unit-error` … */
+  get code() {
+    const type = this.problem.type ?? "";
+    return type.startsWith(PROBLEM_PREFIX) ? type.slice(PROBLEM_PREFIX.length) : type;
+  }
+}
+
+/**
+ * Connects to a gateway: checks that it answers (asking `askForToken` for a token when it says
+ * 401) and reads its RPC catalog, so that `app.rpc` knows every request function.
+ *
+ * @param {object} [options]
+ * @param {string} [options.base] the gateway's URL; the page's origin by default
+ * @param {string} [options.token] a bearer token (`--token`), if the gateway has tokens
+ * @param {() => (string|null|Promise<string|null>)} [options.askForToken] asked once when the
+ *   gateway answers 401; the token it returns is used from then on
+ * @returns {Promise<Gateway>}
+ */
+export async function connect(options = {}) {
+  const gateway = new Gateway(options);
+  await gateway.loadSpec();
+  return gateway;
+}
+
+/** A connection to one gateway: its apps, its image store, its simulator. */
+export class Gateway {
+  /** @param {{base?: string, token?: string, askForToken?: Function}} options */
+  constructor({ base, token, askForToken } = {}) {
+    /** The gateway's URL, without a trailing slash. */
+    this.base = (base ?? globalThis.location?.origin ?? "").replace(/\/$/, "");
+    /** The bearer token in use, if any. */
+    this.token = token ?? null;
+    this._askForToken = askForToken;
+    /** @type {Set<string>} the request functions of the gateway's RPC spec */
+    this.functions = new Set();
+    /** The RPC spec version. */
+    this.specVersion = null;
+    this._apps = new Map();
+    this.apps = {
+      /** @returns {Promise<object[]>} every app resource */
+      list: async () => (await this.request("GET", "/v1/apps")).apps,
+      /** @returns {Promise<object>} one app resource */
+      get: async (id) => this.request("GET", `/v1/apps/${enc(id)}`),
+      /**
+       * Registers an app (RegisterAppInterface with the spec's defaults); `id` defaults to the
+       * appID. Waits until the head unit answered (201), or throws its refusal.
+       * @param {object} params `appName` and `appID` at least; `id`, `isMediaApplication`,
+       *   `appHMIType`, `languageDesired`, `core` …
+       * @returns {Promise<App>}
+       */
+      register: async (params) => {
+        const body = { id: params.id ?? params.appID, ...params };
+        const resource = await this.request("POST", "/v1/apps", body);
+        return this.app(resource.id);
+      },
+      /**
+       * Creates the app if there is none with this id, else returns the existing one when its
+       * registration parameters are the same (`PUT /v1/apps/{id}`); safe to call on every load.
+       * @returns {Promise<App>}
+       */
+      ensure: async (id, params) => {
+        await this.request("PUT", `/v1/apps/${enc(id)}`, { id, ...params });
+        return this.app(id);
+      },
+      /** Unregisters and forgets an app. */
+      remove: async (id) => {
+        this._apps.get(id)?.close();
+        this._apps.delete(id);
+        await this.request("DELETE", `/v1/apps/${enc(id)}`);
+      },
+    };
+    this.images = {
+      /** @returns {Promise<object>} `{images: [{name, fileType, size}], bytes, capacity}` */
+      list: async () => this.request("GET", "/v1/images"),
+      /** Keeps an image (a Blob, ArrayBuffer or typed array) in the gateway's image store. */
+      put: async (name, bytes) => this.request("PUT", `/v1/images/${enc(name)}`, bytes, { raw: true }),
+      remove: async (name) => this.request("DELETE", `/v1/images/${enc(name)}`),
+    };
+    this.simulator = {
+      /** The simulated head unit's apps. */
+      apps: async () => this.request("GET", "/v1/simulator/apps"),
+      /** What the simulated screen shows for an app (a gateway app id or an SDL appID). */
+      screen: async (app) => this.request("GET", `/v1/simulator/apps/${enc(app)}/screen`),
+      /** Sets an app's HMI level (`FULL`, `LIMITED`, `BACKGROUND`, `NONE`). */
+      setHMILevel: async (app, hmiLevel) => this.request("PUT", `/v1/simulator/apps/${enc(app)}/hmi`, { hmiLevel }),
+      /** Presses a hardware button, or a soft button with `{softButtonID, appID}`. */
+      press: async (button, options = {}) => this.request("POST", `/v1/simulator/buttons/${enc(button)}/press`, options),
+      /** Answers an app's open interaction: `{choiceID}`, `{text}`, `{result}` … */
+      answer: async (app, answer) => this.request("POST", `/v1/simulator/apps/${enc(app)}/interaction`, answer),
+      /** Sets vehicle data values (`{speed: 42}`; `null` goes back to the feed). */
+      vehicleData: async (values) => this.request("PUT", "/v1/simulator/vehicle-data", values),
+      driverDistraction: async (state) => this.request("PUT", "/v1/simulator/driver-distraction", { state }),
+      /** The simulator's traffic log, newest last. */
+      log: async (limit = 100) => this.request("GET", `/v1/simulator/log?limit=${limit}`),
+    };
+  }
+
+  /** Reads the RPC catalog (`GET /v1/spec`): the names `app.rpc` accepts. */
+  async loadSpec() {
+    const spec = await this.request("GET", "/v1/spec");
+    this.specVersion = spec.version;
+    this.functions = new Set(spec.functions.filter((f) => f.messageType === "request").map((f) => f.name));
+    return spec;
+  }
+
+  /**
+   * The app `id` (no request is made): its RPCs, managers, files and events.
+   * @returns {App}
+   */
+  app(id) {
+    if (!this._apps.has(id)) this._apps.set(id, new App(this, id));
+    return this._apps.get(id);
+  }
+
+  /**
+   * One request to the API: JSON in and out, the token attached, a problem thrown as a
+   * GatewayProblem. With `raw`, the body is sent as bytes (`application/octet-stream`).
+   * @returns {Promise<any>} the parsed JSON body (`null` for 204)
+   */
+  async request(method, path, body, { raw = false, retried = false } = {}) {
+    const headers = {};
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let payload;
+    if (body !== undefined) {
+      headers["content-type"] = raw ? "application/octet-stream" : "application/json";
+      payload = raw ? body : JSON.stringify(body);
+    }
+    const response = await fetch(this.base + path, { method, headers, body: payload });
+    if (response.status === 401 && !retried && this._askForToken) {
+      const token = await this._askForToken();
+      if (token) {
+        this.token = token.trim();
+        return this.request(method, path, body, { raw, retried: true });
+      }
+    }
+    const text = await response.text();
+    const parsed = text && (response.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : text || null;
+    if (!response.ok) throw new GatewayProblem(typeof parsed === "object" ? parsed : { detail: parsed }, response.status);
+    return parsed;
+  }
+
+  /** A single-use ticket for an EventSource (`?ticket=`), valid 30 s. */
+  async ticket() {
+    return (await this.request("POST", "/v1/tickets")).ticket;
+  }
+
+  /** Closes every app's event WebSocket. */
+  close() {
+    for (const app of this._apps.values()) app.close();
+  }
+}
+
+/** One app of the gateway: `rpc`, the managers, files, and its events. */
+export class App {
+  constructor(gateway, id) {
+    /** The gateway app id. */
+    this.id = id;
+    this.gateway = gateway;
+    const path = `/v1/apps/${enc(id)}`;
+    const call = (method, suffix, body, options) => gateway.request(method, path + suffix, body, options);
+    /**
+     * One method per request function of the RPC spec: `app.rpc.Show({mainField1: "Hi"})`
+     * answers the head unit's response; a refusal throws its problem. Unknown names throw a
+     * TypeError at once.
+     */
+    this.rpc = new Proxy({}, {
+      get: (_, name) => {
+        if (typeof name !== "string" || name === "then") return undefined;
+        if (!gateway.functions.has(name)) throw new TypeError(`${name} is not a request function of RPC spec ${gateway.specVersion}`);
+        return (params = {}, { timeout } = {}) => call("POST", `/rpc/${enc(name)}${timeout ? `?timeout=${timeout}` : ""}`, params);
+      },
+      has: (_, name) => gateway.functions.has(name),
+      ownKeys: () => [...gateway.functions],
+      getOwnPropertyDescriptor: (_, name) => (gateway.functions.has(name) ? { enumerable: true, configurable: true } : undefined),
+    });
+    this.screen = {
+      get: () => call("GET", "/screen"),
+      /** Declares the whole screen; the answer lists the RPCs sent and warnings. */
+      set: (screen) => call("PUT", "/screen", screen),
+      /** Changes part of the declared screen (a JSON merge patch). */
+      patch: (patch) => call("PATCH", "/screen", patch),
+    };
+    this.media = { get: () => call("GET", "/media"), set: (media) => call("PUT", "/media", media) };
+    this.menu = {
+      get: () => call("GET", "/menu"),
+      /** Declares the menu tree: `[{id, title, icon, voiceCommands, children}]`. */
+      set: (cells, { layout } = {}) => call("PUT", "/menu", layout ? { menu: cells, layout } : { menu: cells }),
+    };
+    this.voiceCommands = { get: () => call("GET", "/voice-commands"), set: (commands) => call("PUT", "/voice-commands", commands) };
+    /** Presents choices or a keyboard: answers `{choice | text, trigger, result}`. */
+    this.interactions = { present: (interaction) => call("POST", "/interactions", interaction) };
+    /** Shows an alert: answers `{button, result}`. */
+    this.alerts = { show: (alert) => call("POST", "/alerts", alert) };
+    this.files = {
+      list: () => call("GET", "/files"),
+      remove: (name) => call("DELETE", `/files/${enc(name)}`),
+      /**
+       * Uploads a file (PutFile); `onProgress(sent, total)` reports the bytes sent.
+       * @param {string} name
+       * @param {Blob|ArrayBuffer|Uint8Array} bytes
+       * @param {{persistent?: boolean, onProgress?: (sent: number, total: number) => void}} [options]
+       */
+      upload: (name, bytes, { persistent = false, onProgress } = {}) =>
+        upload(gateway, `${path}/files/${enc(name)}${persistent ? "?persistent=true" : ""}`, bytes, onProgress),
+    };
+    this.subscriptions = {
+      /** SubscribeVehicleData for `names`, counted for this page's owner. */
+      vehicleData: (names, owner = "browser") => call("PUT", `/subscriptions/vehicle-data?owner=${enc(owner)}`, { names }),
+      unsubscribeVehicleData: (names, owner = "browser") => call("DELETE", `/subscriptions/vehicle-data?names=${names.map(enc).join(",")}&owner=${enc(owner)}`),
+      button: (name, owner = "browser") => call("PUT", `/subscriptions/buttons/${enc(name)}?owner=${enc(owner)}`),
+      unsubscribeButton: (name, owner = "browser") => call("DELETE", `/subscriptions/buttons/${enc(name)}?owner=${enc(owner)}`),
+    };
+    this._listeners = new Map();
+    this._socket = null;
+    this._lastSeq = null;
+    this._closed = false;
+    this._retry = 0;
+    this._pending = new Map();
+    this._nextID = 0;
+  }
+
+  /** The app resource (`GET /v1/apps/{id}`). */
+  get() {
+    return this.gateway.request("GET", `/v1/apps/${enc(this.id)}`);
+  }
+
+  /**
+   * Calls `listener(data, event)` for each event of `type` (`"*"` for every one), over the app's
+   * event WebSocket, opened on the first call. The socket reconnects by itself with `since`, so
+   * nothing is missed that the gateway still holds; what it no longer holds arrives as a `gap`
+   * event `{missed}`. The client's own `socket` events say `{state: "open", since}` and
+   * `{state: "closed", code, lastSeq}`.
+   * @returns {() => void} removes the listener
+   */
+  on(type, listener) {
+    if (!this._listeners.has(type)) this._listeners.set(type, new Set());
+    this._listeners.get(type).add(listener);
+    if (!this._socket && type !== "socket") this._open();
+    return () => this._listeners.get(type)?.delete(listener);
+  }
+
+  /** The seq of the last event received (what a reconnection asks to continue after). */
+  get lastSeq() {
+    return this._lastSeq;
+  }
+
+  /** Closes the event WebSocket for good. */
+  close() {
+    this._closed = true;
+    this._socket?.close(1000);
+    this._socket = null;
+  }
+
+  _emit(type, data, event) {
+    // "*" is every event of the gateway; the client's own `socket` events go to their listeners only.
+    for (const key of event ? [type, "*"] : [type]) {
+      for (const listener of this._listeners.get(key) ?? []) {
+        try {
+          listener(data, event);
+        } catch (error) {
+          console.error(error);
+        }
+      }
+    }
+  }
+
+  _open() {
+    this._closed = false;
+    const gateway = this.gateway;
+    const url = new URL(`${gateway.base || globalThis.location.origin}/v1/apps/${enc(this.id)}/events`);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    if (this._lastSeq !== null) url.searchParams.set("since", String(this._lastSeq));
+    // A browser's WebSocket cannot send Authorization: the token travels as a subprotocol, which
+    // the gateway reads and never echoes (it selects sdl-gateway.v1).
+    const protocols = gateway.token ? ["sdl-gateway.v1", `bearer.${gateway.token}`] : ["sdl-gateway.v1"];
+    const socket = new WebSocket(url, protocols);
+    this._socket = socket;
+    socket.onopen = () => {
+      this._retry = 0;
+      this._emit("socket", { state: "open", since: this._lastSeq }, null);
+    };
+    socket.onmessage = (message) => {
+      const event = JSON.parse(message.data);
+      if (event.type === undefined) return this._answer(event);
+      if (typeof event.seq === "number") this._lastSeq = event.seq;
+      this._emit(event.type, event.data, event);
+    };
+    socket.onclose = (close) => {
+      if (this._socket !== socket) return;
+      this._socket = null;
+      for (const { reject } of this._pending.values()) reject(new GatewayProblem({ detail: "the event socket closed before the answer" }, 503));
+      this._pending.clear();
+      this._emit("socket", { state: "closed", code: close.code, lastSeq: this._lastSeq }, null);
+      if (this._closed) return;
+      const delay = Math.min(5000, 250 * 2 ** this._retry++);
+      setTimeout(() => {
+        if (!this._closed && !this._socket) this._open();
+      }, delay);
+    };
+  }
+
+  /**
+   * Sends an RPC over the event WebSocket (opened if needed) and answers its response; a
+   * refusal throws its problem.
+   */
+  async send(functionName, params = {}) {
+    if (!this.gateway.functions.has(functionName)) throw new TypeError(`${functionName} is not a request function`);
+    if (!this._socket) this._open();
+    const socket = this._socket;
+    if (socket.readyState === WebSocket.CONNECTING) await new Promise((resolve, reject) => {
+      socket.addEventListener("open", resolve, { once: true });
+      socket.addEventListener("close", () => reject(new GatewayProblem({ detail: "the event socket closed" }, 503)), { once: true });
+    });
+    const id = `c${++this._nextID}`;
+    return new Promise((resolve, reject) => {
+      this._pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ id, function: functionName, params }));
+    });
+  }
+
+  _answer(answer) {
+    const pending = this._pending.get(answer.id);
+    if (!pending) return;
+    this._pending.delete(answer.id);
+    if (answer.problem) pending.reject(new GatewayProblem(answer.problem, answer.status));
+    else pending.resolve(answer.response);
+  }
+}
+
+function enc(value) {
+  return encodeURIComponent(value);
+}
+
+/** PUT of raw bytes with upload progress (XMLHttpRequest: fetch reports none). */
+function upload(gateway, path, bytes, onProgress) {
+  if (!onProgress || typeof XMLHttpRequest === "undefined") return gateway.request("PUT", path, bytes, { raw: true });
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("PUT", gateway.base + path);
+    if (gateway.token) request.setRequestHeader("authorization", `Bearer ${gateway.token}`);
+    request.setRequestHeader("content-type", "application/octet-stream");
+    request.upload.onprogress = (progress) => onProgress(progress.loaded, progress.total);
+    request.onload = () => {
+      const body = request.responseText ? JSON.parse(request.responseText) : null;
+      if (request.status >= 200 && request.status < 300) resolve(body);
+      else reject(new GatewayProblem(body, request.status));
+    };
+    request.onerror = () => reject(new GatewayProblem({ detail: "the upload failed (network)" }, 0));
+    request.send(bytes);
+  });
+}
