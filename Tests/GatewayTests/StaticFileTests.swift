@@ -17,9 +17,9 @@ struct StaticFileTests {
     static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/Gateway/Resources")
 
-    /// Every regular file under `Resources/public`, by its URL path.
+    /// Every regular file under `Resources/public` (a link to the top-level `public/`), by its URL path.
     static func publicFiles() throws -> [String: Data] {
-        let root = resources.appendingPathComponent("public")
+        let root = resources.appendingPathComponent("public").resolvingSymlinksInPath()
         var files: [String: Data] = [:]
         let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]))
         for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
