@@ -37,6 +37,7 @@ struct AuthTests {
             .replacingOccurrences(of: "{function}", with: "Show")
             .replacingOccurrences(of: "{button}", with: "OK")
             .replacingOccurrences(of: "/v1/spec/functions/{name}", with: "/v1/spec/functions/Show")
+            .replacingOccurrences(of: "/v1/spec/types/{name}", with: "/v1/spec/types/SoftButton")
             .replacingOccurrences(of: "{name}", with: template.contains("buttons") ? "OK" : "note.txt")
             .replacingOccurrences(of: "{appID}", with: "demo-app")
             .replacingOccurrences(of: "{cmdID}", with: "1")

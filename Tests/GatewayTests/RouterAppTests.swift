@@ -281,6 +281,14 @@ struct RouterAppTests {
                 #expect(response.json?["parameters"]?.arrayValue?.contains { $0["name"] == "mainField1" } == true)
             }
             try await client.execute(uri: "/v1/spec/functions/Nope", method: .get) { response in #expect(response.status == .notFound) }
+            try await client.execute(uri: "/v1/spec/types/SoftButton", method: .get) { response in
+                #expect(response.json?["kind"] == "struct")
+                #expect(response.json?["parameters"]?.arrayValue?.first { $0["name"] == "type" }?["type"] == "SoftButtonType")
+            }
+            try await client.execute(uri: "/v1/spec/types/SoftButtonType", method: .get) { response in
+                #expect(response.json == ["name": "SoftButtonType", "kind": "enum", "elements": ["TEXT", "IMAGE", "BOTH"]])
+            }
+            try await client.execute(uri: "/v1/spec/types/Show", method: .get) { response in #expect(response.status == .notFound) }
         }
     }
 }

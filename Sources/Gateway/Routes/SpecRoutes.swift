@@ -3,8 +3,9 @@ import Hummingbird
 import SDLProtocol
 import SDLSpec
 
-/// `GET /v1/spec` (the RPC catalog) and `GET /v1/spec/functions/{name}` (one request's
-/// parameters and a fill-in template that passes validation).
+/// `GET /v1/spec` (the RPC catalog), `GET /v1/spec/functions/{name}` (one request's
+/// parameters and a fill-in template that passes validation) and `GET /v1/spec/types/{name}`
+/// (an enum's elements or a struct's members: what a form for the parameters needs).
 struct SpecRoutes: Sendable {
     let catalog: SDLCatalog
 
@@ -22,6 +23,13 @@ struct SpecRoutes: Sendable {
         router.get("v1/spec") { _, _ -> Response in
             HTTPBody.response(summary)
         }
+        router.get("v1/spec/types/:name") { _, context -> Response in
+            let name = try context.parameters.decoded("name")
+            guard let type = Self.type(name, in: catalog) else {
+                throw GatewayError(.notFound, "\(name) is not an enum or a struct of the RPC spec \(catalog.version)")
+            }
+            return HTTPBody.response(type)
+        }
         router.get("v1/spec/functions/:name") { request, context -> Response in
             let name = try context.parameters.decoded("name")
             guard let function = catalog.function(named: name, messageType: .request) else {
@@ -36,6 +44,17 @@ struct SpecRoutes: Sendable {
                 "template": catalog.template(for: function, includeOptional: optional),
             ])
         }
+    }
+
+    /// An enum `{name, kind: "enum", elements}` or a struct `{name, kind: "struct", parameters}`.
+    static func type(_ name: String, in catalog: SDLCatalog) -> SDLJSON? {
+        if let enumeration = catalog.enums[name] {
+            return ["name": .string(name), "kind": "enum", "elements": .array(enumeration.elementNames.map(SDLJSON.string))]
+        }
+        if let structure = catalog.structs[name] {
+            return ["name": .string(name), "kind": "struct", "parameters": .array(structure.parameters.map(json))]
+        }
+        return nil
     }
 
     static func json(_ parameter: SDLParameter) -> SDLJSON {

@@ -121,6 +121,7 @@ public struct GatewayRouter: Sendable {
         APIOperation("GET", "/v1/events", query: ["types", "names", "ticket"]),
         APIOperation("POST", "/v1/tickets"),
         APIOperation("GET", "/v1/spec"), APIOperation("GET", "/v1/spec/functions/{name}", query: ["optional"]),
+        APIOperation("GET", "/v1/spec/types/{name}"),
     ]
 
     /// The gateway's operations and those of the route groups handed in.
