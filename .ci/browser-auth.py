@@ -33,7 +33,11 @@ try:
     wait.until(lambda d: "registered" in d.find_element(By.ID, "apps").text)
     wait.until(lambda d: "hmiStatus" in d.find_element(By.ID, "events").text)
     print("ok   registered; events arrive over the WebSocket (bearer subprotocol)")
-    driver.find_element(By.ID, "show").click()
+    driver.find_element(By.ID, "tab-builder").click()
+    field = driver.find_element(By.CSS_SELECTOR, "#params .param[data-name=mainField1] .value")
+    wait.until(lambda d: field.is_displayed())
+    field.send_keys("Hello from the browser")
+    driver.find_element(By.ID, "send").click()
     request = urllib.request.Request(base + "/v1/simulator/apps/demo-app/screen", headers={"Authorization": f"Bearer {token}"})
 
     def shown(_):

@@ -75,7 +75,15 @@ public struct SimulatorControlRoutes: Sendable {
         }
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
-            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(resolveAppID(named, in: unit)).screen.json }, []) }
+            return try simulator.perform { unit, now in
+                var screen = try Self.control { try unit.requireApp(resolveAppID(named, in: unit)).screen.json }
+                // Where a running clock is now, so a viewer can run it from here.
+                if var clock = screen["mediaClock"]?.objectValue, let position = HeadUnit.mediaClockPosition(.object(clock), now: now) {
+                    clock["currentSeconds"] = .double(position)
+                    screen = .object((screen.objectValue ?? [:]).merging(["mediaClock": .object(clock)]) { $1 })
+                }
+                return (screen, [])
+            }
         }
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")

@@ -70,6 +70,12 @@ public struct AppState: Sendable {
                 "vehicleData": .array(vehicleDataSubscriptions.sorted().map { .string($0) }),
             ],
             "files": .array(files.keys.sorted().map { .string($0) }),
+            // The menu as the HMI would list it: AddSubMenu and AddCommand parameters, by id.
+            "menu": [
+                "subMenus": .array(subMenus.keys.sorted().compactMap { subMenus[$0] }),
+                "commands": .array(commands.keys.sorted().compactMap { commands[$0] }),
+            ],
+            "choiceSets": .array(choiceSets.keys.sorted().compactMap { choiceSets[$0] }),
         ]
     }
 }

@@ -126,7 +126,7 @@ extension HeadUnit {
     }
 
     /// The media clock's position in seconds at `now`, if it is set.
-    static func mediaClockPosition(_ clock: SDLJSON, now: NIODeadline) -> Double? {
+    public static func mediaClockPosition(_ clock: SDLJSON, now: NIODeadline) -> Double? {
         guard let position = clock["positionSeconds"]?.doubleValue else { return nil }
         guard clock["running"]?.boolValue == true, let since = clock["runningSinceUptimeMs"]?.intValue else { return position }
         let elapsed = Double(Int64(now.uptimeNanoseconds / 1_000_000) - since) / 1000 * (clock["countRate"]?.doubleValue ?? 1)

@@ -1,0 +1,126 @@
+"""The built-in page in headless Chromium against `serve --simulate` (no token; browser-auth.py
+covers tokens): register an app and see it FULL, send Show from the RPC builder and see it in the
+HMI preview and the console, press a hardware button and see the event, subscribe to speed and
+see its plot move, upload a file and see it listed, answer an alert in the HMI preview. With
+SCREENSHOTS, saves the dashboard, the HMI preview and the RPC builder there. A failure saves a
+screenshot and the console log in ARTIFACTS. Waits are bounded conditions, never sleeps.
+Usage: browser-page.py BASE_URL ARTIFACTS [SCREENSHOTS]"""
+import json
+import pathlib
+import sys
+import tempfile
+import threading
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+base, artifacts = sys.argv[1], pathlib.Path(sys.argv[2])
+screenshots = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else None
+artifacts.mkdir(parents=True, exist_ok=True)
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900", "--force-prefers-reduced-motion"]:
+    options.add_argument(argument)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+wait = WebDriverWait(driver, 15)
+
+
+def api(method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read()
+        return json.loads(text) if text else None
+
+
+def tab(name):
+    driver.find_element(By.ID, f"tab-{name}").click()
+    wait.until(lambda d: d.find_element(By.ID, f"view-{name}").is_displayed())
+
+
+def shot(name):
+    if screenshots:
+        screenshots.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(screenshots / f"{name}.png"))
+
+
+failed = False
+try:
+    driver.get(base + "/")
+    wait.until(lambda d: d.find_element(By.ID, "apps").text == "no apps")
+    driver.find_element(By.ID, "register").click()
+    wait.until(lambda d: "registered FULL" in d.find_element(By.ID, "apps").text)
+    wait.until(lambda d: "hmiStatus" in d.find_element(By.ID, "events").text)
+    print("ok   registered from the form; the app is FULL and its events arrive")
+
+    tab("builder")
+    field = driver.find_element(By.CSS_SELECTOR, "#params .param[data-name=mainField1] .value")
+    wait.until(lambda d: field.is_displayed())
+    field.send_keys("Hello from the builder")
+    driver.find_element(By.ID, "send").click()
+    wait.until(lambda d: '"SUCCESS"' in d.find_element(By.ID, "response").text)
+    shot("rpc-builder")
+    tab("hmi")
+    wait.until(lambda d: "Hello from the builder" in d.find_element(By.ID, "hmi-fields").text)
+    print("ok   Show sent from the builder appears in the HMI preview")
+    tab("console")
+    wait.until(lambda d: any("Show response SUCCESS" in item.text for item in d.find_elements(By.CSS_SELECTOR, "#console li.success")))
+    print("ok   and in the console, coloured as a success")
+
+    tab("simulator")
+    api("PUT", "/v1/apps/demo-app/subscriptions/buttons/OK")
+    driver.find_element(By.CSS_SELECTOR, "#sim-buttons button[data-button=OK]").click()
+    tab("dashboard")
+    wait.until(lambda d: "buttonPress" in d.find_element(By.ID, "events").text and "OK" in d.find_element(By.ID, "events").text)
+    print("ok   a hardware button pressed in the simulator panel is an event on the dashboard")
+
+    driver.find_element(By.ID, "subscribe-speed").click()
+    wait.until(lambda d: d.find_elements(By.ID, "vd-speed"))
+    for speed in (10, 40, 70):
+        api("PUT", "/v1/simulator/vehicle-data", {"speed": speed})
+        wait.until(lambda d, s=speed: d.find_element(By.CSS_SELECTOR, "#vd-speed td:nth-child(2)").text == str(s) or d.find_element(By.CSS_SELECTOR, "#vd-speed td:nth-child(2)").text == f"{s}.0")
+    points = int(driver.find_element(By.ID, "vd-speed").get_attribute("data-points"))
+    assert points >= 3, points
+    print(f"ok   subscribed to speed; its plot has {points} points")
+    shot("dashboard")
+
+    tab("files")
+    with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as file:
+        file.write(b"\x89PNG\r\n\x1a\n" + bytes(2000))
+    driver.find_element(By.ID, "file").send_keys(file.name)
+    name = pathlib.Path(file.name).name
+    wait.until(lambda d: name in d.find_element(By.ID, "files").text)
+    print("ok   a file uploaded from the page is listed")
+
+    tab("hmi")
+    alert = {"text": ["Low fuel"], "softButtons": [{"id": "ok", "text": "Got it"}]}
+    answers = []
+    thread = threading.Thread(target=lambda: answers.append(api("POST", "/v1/apps/demo-app/alerts", alert)))
+    thread.start()
+    wait.until(lambda d: d.find_elements(By.ID, "hmi-overlay"))
+    shot("hmi-preview")
+    # The preview redraws on every RPC: find and click the button in one step, again if it was redrawn.
+    def press(d):
+        button = next((b for b in d.find_elements(By.CSS_SELECTOR, "#hmi-overlay button") if b.text == "Got it"), None)
+        return button is not None and (button.click() or True)
+
+    WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException]).until(press)
+    thread.join(15)
+    assert answers and answers[0]["button"] == "ok", answers
+    print("ok   an alert shows in the HMI preview; its button pressed there answers the alert")
+except Exception as error:  # report, save what shows the failure, fail the step
+    print(f"FAIL {type(error).__name__}: {error}")
+    failed = True
+finally:
+    if failed:
+        driver.save_screenshot(str(artifacts / "browser-page-failure.png"))
+        (artifacts / "browser-page-console.log").write_text("\n".join(json.dumps(entry) for entry in driver.get_log("browser")))
+        print(f"saved a screenshot and the console log in {artifacts}")
+    driver.quit()
+if failed:
+    sys.exit(1)
+print("browser page passed")

@@ -1,0 +1,142 @@
+// The RPC builder: every request function of /v1/spec, a form built from the spec (mandatory
+// marks, enums as selects, bounds, nested structs, arrays as JSON) where each parameter is sent
+// with data, sent empty or omitted (as SDL's RPC Builder has it), a raw-JSON mode, and a batch.
+import { $, report } from "./main.js";
+
+let context = null;
+const types = new Map(); // type name → /v1/spec/types answer (or null for a primitive)
+const batch = [];
+const PRIMITIVES = new Set(["String", "Integer", "Float", "Boolean"]);
+
+export function init(ctx) {
+  context = ctx;
+  $("functions").replaceChildren(...[...ctx.gw.functions].sort().map((name) => Object.assign(document.createElement("option"), { value: name })));
+  $("fn").onchange = () => build().catch(report);
+  $("raw").onchange = () => {
+    $("raw-json").hidden = !$("raw").checked;
+    $("params").hidden = $("raw").checked;
+    if ($("raw").checked) $("raw-json").value = JSON.stringify(collect($("params")), null, 2);
+  };
+  $("send").onclick = () => send().catch(report);
+  $("send-batch").onclick = () => sendBatch().catch(report);
+  build().catch(report);
+}
+
+async function type(name) {
+  if (PRIMITIVES.has(name)) return null;
+  if (!types.has(name)) types.set(name, await context.gw.request("GET", `/v1/spec/types/${encodeURIComponent(name)}`));
+  return types.get(name);
+}
+
+/** The form for the chosen function. */
+async function build() {
+  const name = $("fn").value.trim();
+  if (!context.gw.functions.has(name)) return;
+  const spec = await context.gw.request("GET", `/v1/spec/functions/${encodeURIComponent(name)}`);
+  $("params").replaceChildren(...(await Promise.all(spec.parameters.map((p) => field(p, 0)))));
+  $("raw-json").value = JSON.stringify(spec.template ?? {}, null, 2);
+}
+
+function element(tag, { dataset, ...properties } = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(properties)) key.includes("-") ? node.setAttribute(key, value) : (node[key] = value);
+  Object.assign(node.dataset, dataset ?? {});
+  node.append(...children);
+  return node;
+}
+
+/** One parameter: its name, the send/empty/omit choice, and its input. */
+async function field(parameter, depth) {
+  const row = element("div", { className: "param" });
+  row.dataset.name = parameter.name;
+  const label = element("label", { className: parameter.mandatory ? "mandatory" : "", textContent: parameter.name, title: describe(parameter) });
+  const mode = element("select", { "aria-label": `${parameter.name}: send, send empty or omit` },
+    ...["send", "empty", "omit"].map((value) => element("option", { value, textContent: { send: "send with data", empty: "send empty", omit: "omit" }[value] })));
+  mode.className = "mode";
+  mode.value = parameter.mandatory ? "send" : "omit";
+  row.append(label, mode);
+  const described = await type(parameter.type);
+  let input;
+  if (parameter.array) {
+    input = element("input", { placeholder: `JSON array of ${parameter.type}`, value: "[]" });
+    input.dataset.kind = "json";
+  } else if (described?.kind === "struct") {
+    input = element("fieldset", {}, element("legend", { textContent: parameter.type }));
+    input.dataset.kind = "struct";
+    if (depth < 3) input.append(...(await Promise.all(described.parameters.map((p) => field(p, depth + 1)))));
+  } else if (described?.kind === "enum") {
+    input = element("select", {}, ...described.elements.map((value) => element("option", { value, textContent: value })));
+    input.dataset.kind = "string";
+  } else if (parameter.type === "Boolean") {
+    input = element("select", {}, element("option", { value: "true", textContent: "true" }), element("option", { value: "false", textContent: "false" }));
+    input.dataset.kind = "boolean";
+  } else if (parameter.type === "Integer" || parameter.type === "Float") {
+    input = element("input", { type: "number", step: parameter.type === "Float" ? "any" : "1" });
+    if (parameter.minValue !== undefined) input.min = parameter.minValue;
+    if (parameter.maxValue !== undefined) input.max = parameter.maxValue;
+    input.value = parameter.defaultValue ?? parameter.minValue ?? 0;
+    input.dataset.kind = "number";
+  } else {
+    input = element("input", { type: "text", value: parameter.defaultValue ?? "" });
+    if (parameter.maxLength) input.maxLength = parameter.maxLength;
+    input.dataset.kind = "string";
+  }
+  input.setAttribute("aria-label", parameter.name);
+  input.classList.add("value");
+  input.oninput = () => (mode.value = "send");
+  row.append(input);
+  return row;
+}
+
+function describe(p) {
+  const bounds = [p.minValue !== undefined && `≥ ${p.minValue}`, p.maxValue !== undefined && `≤ ${p.maxValue}`, p.maxLength && `≤ ${p.maxLength} characters`,
+    p.array && `array of ${p.minSize ?? 0}…${p.maxSize ?? "∞"}`].filter(Boolean).join(", ");
+  return `${p.type}${p.mandatory ? ", mandatory" : ""}${bounds ? `, ${bounds}` : ""}`;
+}
+
+/** The parameters the form says to send. */
+function collect(container) {
+  const result = {};
+  for (const row of container.querySelectorAll(":scope > .param")) {
+    const mode = row.querySelector(":scope > select.mode").value;
+    const input = row.querySelector(":scope > .value");
+    if (mode === "omit") continue;
+    const kind = input.dataset.kind;
+    if (mode === "empty") {
+      result[row.dataset.name] = { json: [], struct: {}, number: 0, boolean: false, string: "" }[kind];
+      continue;
+    }
+    if (kind === "struct") result[row.dataset.name] = collect(input);
+    else if (kind === "json") result[row.dataset.name] = JSON.parse(input.value || "[]");
+    else if (kind === "number") result[row.dataset.name] = Number(input.value);
+    else if (kind === "boolean") result[row.dataset.name] = input.value === "true";
+    else result[row.dataset.name] = input.value;
+  }
+  return result;
+}
+
+async function send() {
+  const app = context.app;
+  if (!app) throw new Error("register or pick an app first");
+  const name = $("fn").value.trim();
+  const params = $("raw").checked ? JSON.parse($("raw-json").value || "{}") : collect($("params"));
+  if ($("batch").checked) {
+    batch.push({ function: name, params });
+    $("batch-count").textContent = String(batch.length);
+    $("response").textContent = `added ${name} to the batch`;
+    return;
+  }
+  try {
+    const response = await app.rpc[name](params);
+    $("response").textContent = JSON.stringify(response, null, 2);
+  } catch (error) {
+    $("response").textContent = JSON.stringify(error.problem ?? String(error), null, 2);
+  }
+}
+
+async function sendBatch() {
+  if (!context.app || !batch.length) return;
+  const answer = await context.gw.request("POST", `/v1/apps/${encodeURIComponent(context.app.id)}/batch`, { mode: "sequential", stopOnError: false, requests: batch.splice(0) });
+  $("batch-count").textContent = "0";
+  $("response").textContent = JSON.stringify(answer, null, 2);
+}

@@ -1,0 +1,36 @@
+// The simulator panel (with --simulate): HMI level, hardware buttons, a speed/rpm drive control,
+// driver distraction, fault injection.
+import { $, report } from "./main.js";
+
+let context = null;
+const BUTTONS = ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "PRESET_1", "SEARCH"];
+
+export function init(ctx) {
+  context = ctx;
+  if (!ctx.simulated) {
+    $("view-simulator").replaceChildren(Object.assign(document.createElement("p"), { className: "muted", textContent: "Start the gateway with --simulate to drive a simulated head unit." }));
+    $("view-hmi").querySelector("p")?.replaceChildren("The HMI preview needs a simulated head unit (--simulate).");
+    return;
+  }
+  const show = (value) => ($("sim-result").textContent = JSON.stringify(value, null, 2));
+  const run = (promise) => promise.then(show, report);
+  $("sim-hmi-set").onclick = () => context.app && run(context.gw.simulator.setHMILevel(context.app.id, $("sim-hmi").value));
+  $("sim-buttons").replaceChildren(...BUTTONS.map((name) => {
+    const button = Object.assign(document.createElement("button"), { type: "button", textContent: name, onclick: () => run(context.gw.simulator.press(name, { mode: "SHORT" })) });
+    button.dataset.button = name;
+    return button;
+  }));
+  const drive = () => {
+    $("sim-drive").textContent = `${$("sim-speed").value} km/h · ${$("sim-rpm").value} rpm`;
+    run(context.gw.simulator.vehicleData({ speed: Number($("sim-speed").value), rpm: Number($("sim-rpm").value) }));
+  };
+  $("sim-speed").onchange = drive;
+  $("sim-rpm").onchange = drive;
+  $("sim-dd").onchange = () => run(context.gw.simulator.driverDistraction($("sim-dd").checked ? "DD_ON" : "DD_OFF"));
+  $("sim-fault-add").onclick = () => {
+    const kind = $("sim-fault-kind").value;
+    const fault = { function: $("sim-fault-fn").value.trim(), ...(kind === "delay" ? { delayMs: 3000 } : kind === "hang" ? { hang: true } : kind === "drop" ? { dropConnection: true } : { resultCode: kind }) };
+    run(context.gw.request("POST", "/v1/simulator/faults", fault));
+  };
+  $("sim-fault-clear").onclick = () => run(context.gw.request("DELETE", "/v1/simulator/faults"));
+}
