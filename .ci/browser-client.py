@@ -8,18 +8,12 @@ import pathlib
 import sys
 import urllib.request
 
-from selenium import webdriver
 from selenium.webdriver.common.by import By
+from browser_support import chromium, save_failure
 from selenium.webdriver.support.ui import WebDriverWait
 
 base, token, artifacts = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
-artifacts.mkdir(parents=True, exist_ok=True)
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+driver = chromium()
 driver.set_script_timeout(60)
 wait = WebDriverWait(driver, 15)
 
@@ -58,9 +52,7 @@ except Exception as error:  # report, save what shows the failure, fail the step
     failed = True
 finally:
     if failed:
-        driver.save_screenshot(str(artifacts / "browser-client-failure.png"))
-        (artifacts / "browser-client-console.log").write_text("\n".join(json.dumps(entry) for entry in driver.get_log("browser")))
-        print(f"saved a screenshot and the console log in {artifacts}")
+        save_failure(driver, artifacts, "browser-client")
     driver.quit()
 if failed:
     sys.exit(1)

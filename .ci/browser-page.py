@@ -12,20 +12,14 @@ import tempfile
 import threading
 import urllib.request
 
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from browser_support import chromium, save_failure
+from selenium.webdriver.support.ui import WebDriverWait
 
 base, artifacts = sys.argv[1], pathlib.Path(sys.argv[2])
 screenshots = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else None
-artifacts.mkdir(parents=True, exist_ok=True)
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900", "--force-prefers-reduced-motion"]:
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+driver = chromium()
 wait = WebDriverWait(driver, 15)
 
 
@@ -117,9 +111,7 @@ except Exception as error:  # report, save what shows the failure, fail the step
     failed = True
 finally:
     if failed:
-        driver.save_screenshot(str(artifacts / "browser-page-failure.png"))
-        (artifacts / "browser-page-console.log").write_text("\n".join(json.dumps(entry) for entry in driver.get_log("browser")))
-        print(f"saved a screenshot and the console log in {artifacts}")
+        save_failure(driver, artifacts, "browser-page")
     driver.quit()
 if failed:
     sys.exit(1)

@@ -6,12 +6,7 @@
 set -euo pipefail
 bin="$1"
 artifacts="${2:-$(mktemp -d)}"
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
-if ! python3 -c 'import selenium' 2>/dev/null; then
-    python3 -m pip install -q selenium >/dev/null
-fi
+source "$(dirname "$0")/browser-tools.sh"
 source "$(dirname "$0")/start-gateway.sh"
 start_gateway "$bin" --log-level warning
 timeout 180 python3 "$(dirname "$0")/browser-page.py" "$G" "$artifacts" ${3:+"$3"}

@@ -1,6 +1,7 @@
 // The RPC builder: every request function of /v1/spec, a form built from the spec (mandatory
 // marks, enums as selects, bounds, nested structs, arrays as JSON) where each parameter is sent
 // with data, sent empty or omitted (as SDL's RPC Builder has it), a raw-JSON mode, and a batch.
+import { element } from "./dom.js";
 import { $, report } from "./main.js";
 
 let context = null;
@@ -37,13 +38,6 @@ async function build() {
   $("raw-json").value = JSON.stringify(spec.template ?? {}, null, 2);
 }
 
-function element(tag, { dataset, ...properties } = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(properties)) key.includes("-") ? node.setAttribute(key, value) : (node[key] = value);
-  Object.assign(node.dataset, dataset ?? {});
-  node.append(...children);
-  return node;
-}
 
 /** One parameter: its name, the send/empty/omit choice, and its input. */
 async function field(parameter, depth) {

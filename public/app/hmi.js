@@ -1,6 +1,7 @@
 // The HMI preview (with --simulate): the app's screen as the simulated head unit shows it,
 // redrawn after each RPC and notification: template, fields, graphic, soft buttons (press them),
 // the running media clock, the menu, and an open alert or interaction (answer it).
+import { element } from "./dom.js";
 import { $, report } from "./main.js";
 
 let current = null;
@@ -21,13 +22,6 @@ export function event(event) {
   if (["rpc", "hmiStatus", "connection"].includes(event.type)) redraw();
 }
 
-function element(tag, { dataset, ...properties } = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(properties)) key.includes("-") ? node.setAttribute(key, value) : (node[key] = value);
-  Object.assign(node.dataset, dataset ?? {});
-  node.append(...children);
-  return node;
-}
 
 function redraw() {
   if (!context?.simulated || !current) return;
