@@ -8,6 +8,7 @@ import pathlib
 import sys
 import urllib.request
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from browser_support import chromium, save_failure
 from selenium.webdriver.support.ui import WebDriverWait
@@ -47,6 +48,26 @@ try:
     wait.until(lambda d: "playing" in d.find_element(By.ID, "state").text)
     wait.until(lambda d: api("GET", "/v1/simulator/apps/media-player/screen")["show"]["softButtons"][0]["text"] == "Pause")
     print("ok   its soft button pressed on the head unit toggles play/pause on the page and the screen")
+
+    # The same button pressed as a prototyper would: in the HMI preview of the built-in page, in a
+    # second tab; the example's tab follows.
+    example = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    driver.get(base + "/openapi.yaml.missing")  # any page of the origin, to hand the tab the token
+    driver.execute_script("sessionStorage.setItem('sdl-gateway.token', arguments[0])", token)
+    driver.get(base + "/")
+    pick = lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "#app-list button") if "(media-player)" in b.text), None)
+    wait.until(pick).click()
+    driver.find_element(By.ID, "tab-hmi").click()
+
+    def press_pause(d):
+        button = next((b for b in d.find_elements(By.CSS_SELECTOR, "#hmi .softbuttons button") if b.text == "Pause"), None)
+        return button is not None and (button.click() or True)
+
+    WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException]).until(press_pause)
+    driver.switch_to.window(example)
+    wait.until(lambda d: "paused" in d.find_element(By.ID, "state").text)
+    print("ok   and pressed in the page's HMI preview, it pauses the example")
 except Exception as error:  # report, save what shows the failure, fail the step
     print(f"FAIL {type(error).__name__}: {error}")
     failed = True

@@ -8,6 +8,7 @@ let current = null;
 let context = null;
 let clockTimer = null;
 let drawing = Promise.resolve();
+let lastDrawn = null;
 
 export function init(ctx) {
   context = ctx;
@@ -15,11 +16,13 @@ export function init(ctx) {
 
 export function select(app) {
   current = app;
+  lastDrawn = null;
   redraw();
 }
 
 export function event(event) {
-  if (["rpc", "hmiStatus", "connection"].includes(event.type)) redraw();
+  // Requests and responses may change the screen; notifications (vehicle data at 10 Hz) do not.
+  if ((event.type === "rpc" && event.data.type !== "notification") || ["hmiStatus", "connection"].includes(event.type)) redraw();
 }
 
 
@@ -32,6 +35,10 @@ async function draw() {
   const app = current;
   const [screen, resource] = await Promise.all([context.gw.simulator.screen(app.id), context.gw.request("GET", `/v1/simulator/apps/${encodeURIComponent(app.id)}`)]);
   if (app !== current) return;
+  // Nothing changed: keep the elements (and what the user is about to click).
+  const signature = JSON.stringify([app.id, screen, resource.hmiLevel, resource.menu, resource.choiceSets]);
+  if (signature === lastDrawn) return;
+  lastDrawn = signature;
   const show = screen.show ?? {};
   const root = $("hmi");
   const title = element("div", { className: "title" }, `${resource.appName} · ${screen.template} · ${resource.hmiLevel}${show.templateTitle ? ` · ${show.templateTitle}` : ""}`);

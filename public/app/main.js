@@ -11,6 +11,8 @@ import * as simulator from "./simulator.js";
 export const $ = (id) => document.getElementById(id);
 const views = [dashboard, hmi, builder, consoleView, files, simulator];
 const TOKEN_KEY = "sdl-gateway.token";
+// The selected app's event listener; declared before the first await, which may select an app.
+let unsubscribe = () => {};
 
 /** Reports a failure where the user looks: the status line. */
 export function report(error) {
@@ -81,7 +83,6 @@ export async function refreshApps() {
   if (!context.app && apps.length) select(apps[0].id);
 }
 
-let unsubscribe = () => {};
 /** Makes `id` the app every view shows. */
 function select(id) {
   unsubscribe();
