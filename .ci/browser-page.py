@@ -66,6 +66,12 @@ try:
     print("ok   and in the console, coloured as a success")
 
     tab("simulator")
+    driver.find_element(By.ID, "sim-feed-pause").click()
+    wait.until(lambda d: "paused" in d.find_element(By.ID, "sim-feed").text)
+    assert api("GET", "/v1/simulator/feed")["playing"] is False
+    driver.find_element(By.ID, "sim-feed-play").click()
+    wait.until(lambda d: "playing" in d.find_element(By.ID, "sim-feed").text)
+    print("ok   the simulator panel pauses and plays the vehicle data feed")
     api("PUT", "/v1/apps/demo-app/subscriptions/buttons/OK")
     driver.find_element(By.CSS_SELECTOR, "#sim-buttons button[data-button=OK]").click()
     tab("dashboard")

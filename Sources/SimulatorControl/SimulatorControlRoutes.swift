@@ -40,7 +40,7 @@ public struct SimulatorControlRoutes: Sendable {
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
         APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
         APIOperation("GET", "log", query: ["limit"]), APIOperation("GET", "faults"), APIOperation("POST", "faults"),
-        APIOperation("DELETE", "faults"), APIOperation("POST", "restart"),
+        APIOperation("DELETE", "faults"), APIOperation("POST", "restart"), APIOperation("GET", "feed"), APIOperation("PUT", "feed"),
     ]
 
     /// The standalone control API of `sdl-gateway simulate`: the routes at `/`, with every
@@ -198,6 +198,15 @@ public struct SimulatorControlRoutes: Sendable {
             }
             guard !added.isEmpty else { throw HTTPProblem.invalidBody("the body names no fault") }
             return SDLJSON.array(added).httpResponse(status: .created)
+        }
+        router.get("feed") { _, _ -> SDLJSON in
+            simulator.perform { unit, now in (unit.feedStatus(now: now), []) }
+        }
+        router.put("feed") { request, _ -> SDLJSON in
+            let body = try await Self.body(request, allowed: ["playing", "restart"])
+            let playing = try Self.bool(body, "playing")
+            let restart = try Self.bool(body, "restart") ?? false
+            return simulator.perform { unit, now in unit.setFeed(playing: playing, restart: restart, now: now) }
         }
         router.post("restart") { request, _ -> SDLJSON in
             let body = try await Self.body(request, optional: true, allowed: ["keepResumptionData"])

@@ -1,5 +1,6 @@
 // The simulator panel (with --simulate): HMI level, hardware buttons, a speed/rpm drive control,
-// driver distraction, fault injection.
+// the vehicle data feed (a generated drive or a replayed trace: pause, play, restart), driver
+// distraction, fault injection.
 import { $, report } from "./main.js";
 
 let context = null;
@@ -26,6 +27,13 @@ export function init(ctx) {
   };
   $("sim-speed").onchange = drive;
   $("sim-rpm").onchange = drive;
+  const feed = (body) => context.gw.request(body ? "PUT" : "GET", "/v1/simulator/feed", body).then((status) => {
+    $("sim-feed").textContent = `${status.source} ${status.playing ? "playing" : "paused"} at ${status.elapsedSeconds.toFixed(1)} s`;
+  }, report);
+  $("sim-feed-pause").onclick = () => feed({ playing: false });
+  $("sim-feed-play").onclick = () => feed({ playing: true });
+  $("sim-feed-restart").onclick = () => feed({ restart: true, playing: true });
+  feed();
   $("sim-dd").onchange = () => run(context.gw.simulator.driverDistraction($("sim-dd").checked ? "DD_ON" : "DD_OFF"));
   $("sim-fault-add").onclick = () => {
     const kind = $("sim-fault-kind").value;

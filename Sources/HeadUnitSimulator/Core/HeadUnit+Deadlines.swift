@@ -32,6 +32,7 @@ extension HeadUnit {
     /// subscribed to vehicle data, or to buttons when a trace replays button events. Otherwise
     /// the feed waits and catches up when read (``receive(_:on:now:)``, ``advance(to:)``).
     var nextVehicleSample: NIODeadline? {
+        guard vehicle.pausedAt == nil else { return nil }
         let observed: Bool
         if vehicle.drive != nil {
             observed = apps.values.contains { !$0.vehicleDataSubscriptions.isEmpty }

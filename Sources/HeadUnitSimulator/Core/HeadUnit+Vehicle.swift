@@ -22,8 +22,13 @@ struct VehicleState: Sendable {
     var overrides: [String: SDLJSON] = [:]
     var start: NIODeadline?
     var nextSample: NIODeadline?
+    /// Since when the feed is paused (`PUT /feed {"playing": false}`); nil while it plays.
+    var pausedAt: NIODeadline?
+    /// Where the data comes from, to start it again from the beginning.
+    let source: VehicleSource
 
     init(_ source: VehicleSource) {
+        self.source = source
         switch source {
         case .generated(let drive):
             self.drive = drive
@@ -44,6 +49,7 @@ extension HeadUnit {
     /// after the last sample, whether or not ``nextVehicleSample`` reported it: a feed nobody
     /// watched catches up here.
     mutating func sampleVehicle(now: NIODeadline) {
+        guard vehicle.pausedAt == nil else { return }
         if vehicle.start == nil {
             vehicle.start = now
             vehicle.nextSample = now
@@ -114,5 +120,45 @@ extension HeadUnit {
         }
         publishVehicleData(set, now: now)
         return takeActions()
+    }
+}
+
+/// `GET`/`PUT /feed`: the vehicle data feed (a generated drive or a replayed trace) paused, played
+/// on, or started again from its beginning.
+extension HeadUnit {
+    /// `{source, playing, elapsedSeconds}`: `generated`, `trace` or `none`, and how far it got.
+    public func feedStatus(now: NIODeadline) -> SDLJSON {
+        let name: String
+        switch vehicle.source {
+        case .generated: name = "generated"
+        case .trace: name = "trace"
+        case .none: name = "none"
+        }
+        let until = vehicle.pausedAt ?? now
+        let elapsed = vehicle.start.map { Double(until.uptimeNanoseconds - $0.uptimeNanoseconds) / 1e9 } ?? 0
+        return ["source": .string(name), "playing": .bool(vehicle.pausedAt == nil), "elapsedSeconds": .double(max(0, elapsed))]
+    }
+
+    /// Pauses (`playing` false: the feed holds its values and sends nothing), plays on from where
+    /// it paused, and with `restart` starts the drive or the trace again from its beginning.
+    public mutating func setFeed(playing: Bool?, restart: Bool, now: NIODeadline) -> (SDLJSON, [HeadUnitAction]) {
+        if restart {
+            let paused = vehicle.pausedAt != nil
+            vehicle = VehicleState(vehicle.source)
+            if paused { vehicle.pausedAt = now }
+        }
+        switch (playing, vehicle.pausedAt) {
+        case (false?, nil):
+            vehicle.pausedAt = now
+        case (true?, let pausedAt?):
+            // The time it was paused does not count: the feed goes on where it stopped.
+            if let start = vehicle.start { vehicle.start = start + (now - pausedAt) }
+            vehicle.pausedAt = nil
+            vehicle.nextSample = now
+        default:
+            break
+        }
+        if vehicle.pausedAt == nil && vehicle.start == nil { sampleVehicle(now: now) }
+        return (feedStatus(now: now), takeActions())
     }
 }
