@@ -93,8 +93,16 @@ try:
         file.write(b"\x89PNG\r\n\x1a\n" + bytes(2000))
     driver.find_element(By.ID, "file").send_keys(file.name)
     name = pathlib.Path(file.name).name
-    wait.until(lambda d: name in d.find_element(By.ID, "files").text)
-    print("ok   a file uploaded from the page is listed")
+    wait.until(lambda d: name in d.find_element(By.ID, "files").text and "2,008 bytes" in d.find_element(By.ID, "files").text)
+    print("ok   a file uploaded from the page is listed with its size")
+    next(b for b in driver.find_elements(By.CSS_SELECTOR, "#files button") if b.text == "Use in the builder").click()
+    wait.until(lambda d: d.find_element(By.ID, "view-builder").is_displayed())
+    graphic = driver.find_element(By.CSS_SELECTOR, "#params .param[data-name=graphic] .param[data-name=value] .value")
+    wait.until(lambda d: graphic.get_attribute("value") == name)
+    driver.find_element(By.ID, "send").click()
+    wait.until(lambda d: '"SUCCESS"' in d.find_element(By.ID, "response").text)
+    assert api("GET", "/v1/simulator/apps/demo-app/screen")["show"]["graphic"]["value"] == name
+    print("ok   used in the builder, it becomes the screen's graphic")
 
     tab("hmi")
     alert = {"text": ["Low fuel"], "softButtons": [{"id": "ok", "text": "Got it"}]}

@@ -29,6 +29,29 @@ async function type(name) {
   return types.get(name);
 }
 
+/**
+ * Opens the builder on `functionName` with `values` filled in (sent with data): a path such as
+ * `graphic.value` names a member of a nested struct.
+ */
+export async function prefill(functionName, values) {
+  $("fn").value = functionName;
+  $("raw").checked = false;
+  $("raw").onchange();
+  await build();
+  for (const [path, value] of Object.entries(values)) {
+    let container = $("params");
+    let row = null;
+    for (const name of path.split(".")) {
+      row = container.querySelector(`:scope > .param[data-name="${name}"]`);
+      if (!row) return;
+      row.querySelector(":scope > select.mode").value = "send";
+      container = row.querySelector(":scope > .value");
+    }
+    row.querySelector(":scope > .value").value = value;
+  }
+  document.getElementById("tab-builder").click();
+}
+
 /** The form for the chosen function. */
 async function build() {
   const name = $("fn").value.trim();

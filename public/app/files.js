@@ -1,7 +1,11 @@
-// Files: upload with a progress bar, the head unit's files with delete, and "use as the graphic".
+// Files: upload with a progress bar, the head unit's files (with the sizes of those uploaded from
+// here) with delete, and "use in the builder" (a Show with the file as its graphic).
+import { prefill } from "./builder.js";
 import { $, report } from "./main.js";
 
 let current = null;
+/** Sizes of the files uploaded from this page (SDL's ListFiles names files but gives no sizes). */
+const sizes = new Map();
 
 export function init() {
   $("file").onchange = () => upload().catch(report);
@@ -20,6 +24,7 @@ async function upload() {
   const file = $("file").files[0];
   if (!file || !current) return;
   $("upload-progress").value = 0;
+  sizes.set(`${current.id}/${file.name}`, file.size);
   await current.files.upload(file.name, file, { persistent: $("persistent").checked, onProgress: (sent, total) => ($("upload-progress").value = total ? sent / total : 1) });
   $("upload-progress").value = 1;
   await list();
@@ -32,11 +37,13 @@ async function list() {
   $("files").tBodies[0].replaceChildren(...files.map((name) => {
     const row = document.createElement("tr");
     row.insertCell().textContent = name;
+    const size = sizes.get(`${app.id}/${name}`);
+    row.insertCell().textContent = size === undefined ? "—" : `${size.toLocaleString()} bytes`;
     const actions = row.insertCell();
     const remove = Object.assign(document.createElement("button"), { type: "button", textContent: "Delete", onclick: () => app.files.remove(name).then(list, report) });
     const graphic = Object.assign(document.createElement("button"), {
-      type: "button", textContent: "Show as graphic",
-      onclick: () => app.rpc.Show({ graphic: { value: name, imageType: "DYNAMIC" } }).catch(report),
+      type: "button", textContent: "Use in the builder",
+      onclick: () => prefill("Show", { "graphic.value": name, "graphic.imageType": "DYNAMIC" }).catch(report),
     });
     actions.append(graphic, " ", remove);
     return row;
