@@ -109,4 +109,15 @@ struct OpenAPIContractTests {
         let served = try #require(GatewayRouter.openAPIDocument)
         #expect(served == (try String(contentsOf: Self.document, encoding: .utf8)))
     }
+
+    @Test("The event types the streams accept in ?types= are the document's EventType enum")
+    func eventTypes() throws {
+        let lines = try String(contentsOf: Self.document, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0 == "    EventType:" })
+        var documented: Set<String> = []
+        for line in lines[(start + 1)...] {
+            if line.hasPrefix("        - ") { documented.insert(String(line.dropFirst("        - ".count))) } else if !line.hasPrefix("      ") { break }
+        }
+        #expect(documented == GatewayEvent.types)
+    }
 }

@@ -46,6 +46,6 @@ public struct GatewayEvent: Sendable, Hashable {
     public static let types: Set<String> = [
         "connection", "hmiStatus", "appState", "driverDistraction", "lockScreen", "permissions", "vehicleData",
         "buttonEvent", "buttonPress", "command", "keyboardInput", "touchEvent", "systemCapability", "language",
-        "audioPassThru", "notification", "rpc", "gap", "softButton", "mediaButton", "menuSelection",
+        "audioPassThru", "notification", "rpc", "gap", "softButton", "mediaButton", "menuSelection", "choice",
     ]
 }
