@@ -23,8 +23,6 @@ import SDLSpec
 struct CaptureInspector {
     let catalog: SDLCatalog
     let maximumPayloadSize: Int
-    /// Whole seconds, UTC (`…T05:00:00Z`).
-    private let formatter: ISO8601DateFormatter
     private var decoder = SDLCaptureDecoder()
     private var pending = ByteBuffer()
     private var streams: [SDLCaptureRecord.Kind: Stream] = [:]
@@ -41,9 +39,6 @@ struct CaptureInspector {
     init(catalog: SDLCatalog, maximumPayloadSize: Int = SDLFrameDecoder.defaultMaximumPayloadSize) {
         self.catalog = catalog
         self.maximumPayloadSize = maximumPayloadSize
-        formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
         startConnection()
     }
 
@@ -144,12 +139,8 @@ struct CaptureInspector {
         }
     }
 
-    /// `2026-11-22T05:00:00.123Z`: whole seconds formatted, milliseconds appended exactly.
+    /// `2026-11-22T05:00:00.123Z` (``SDLTimestamp``).
     func iso8601(microseconds: Int64) -> String {
-        let millis = microseconds >= 0 ? microseconds / 1000 : (microseconds - 999) / 1000
-        let (seconds, fraction) = (millis >= 0 ? millis / 1000 : (millis - 999) / 1000, ((millis % 1000) + 1000) % 1000)
-        let text = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        let digits = String(fraction)
-        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        SDLTimestamp.rfc3339(microsecondsSince1970: microseconds)
     }
 }

@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every option can also come from the environment (SDL_GATEWAY_LISTEN, SDL_GATEWAY_CORE, \
             SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
-            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_RECORD, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
+            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_RECORD, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_LOG_FORMAT, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
             the simulator's options of --simulate take the variables of sdl-gateway simulate (SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, \
             SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE) and the file's "simulator" object; \
             the command line wins over the environment, which wins over the file. Settings are checked strictly: \
@@ -74,8 +74,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level?
 
+    @Option(help: "text (swift-log's lines on standard error) or json (one JSON object per line on standard output, announcements included).")
+    var logFormat: LogFormat?
+
     func run() async throws {
         var settings = try ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
+        settings.logFormat.bootstrap(level: settings.logLevel)
         var logger = Logger(label: "sdl-gateway")
         logger.logLevel = settings.logLevel
         let prometheus = PrometheusCollectorRegistry()
@@ -83,6 +87,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         // A port in use is said before anything starts (not after the simulator announced itself).
         try await Self.checkListenAddress(settings.listen)
+        // The lines scripts wait for, whatever the log level: plain, or as JSON log lines among the others.
+        let announce: @Sendable (String) -> Void = settings.logFormat == .json ? JSONLogHandler.announce : announceLine
         var companion = GatewayCompanion()
         if settings.simulate {
             var headUnit = HeadUnitConfiguration()

@@ -7,7 +7,7 @@ import SDLProtocol
 /// (booleans are JSON booleans, numbers JSON numbers). See `ServeSettings` for an example.
 struct ServeConfigFile {
     static let keys = [
-        "listen", "core", "allowedCores", "simulate", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "insecure",
+        "listen", "core", "allowedCores", "simulate", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "logFormat", "insecure",
         "limits", "events", "apps", "simulator", "record",
     ]
     static let limitsKeys = [
@@ -63,6 +63,19 @@ struct ServeConfigFile {
             guard let elements = value.arrayValue else { return nil }
             let strings = elements.compactMap(\.stringValue)
             return strings.count == elements.count ? strings : nil
+        }
+    }
+
+    /// A string among the cases of `Value` (exactly as spelt there).
+    func choice<Value: RawRepresentable & CaseIterable>(_ key: String, of type: Value.Type = Value.self) throws -> Value? where Value.RawValue == String {
+        try string(key).map { text in
+            guard let value = Value(rawValue: text) else {
+                let accepted = Value.allCases.map(\.rawValue)
+                throw ValidationError(
+                    "config file: \"\(key)\" is \(text), not one of \(accepted.joined(separator: ", "))\(SettingsValue.suggestion(for: text, among: accepted))."
+                )
+            }
+            return value
         }
     }
 

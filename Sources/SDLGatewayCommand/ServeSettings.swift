@@ -13,7 +13,7 @@ import SDLTransport
 /// ```json
 /// {"listen": "0.0.0.0:8080", "core": "tcp://sdl-core:12345", "simulate": false,
 ///  "tokens": {"s3cret": "control", "dashboards": "read"}, "corsOrigins": ["http://localhost:3000"],
-///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "insecure": false, "record": "captures",
+///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "logFormat": "json", "insecure": false, "record": "captures",
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
 ///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
@@ -27,7 +27,7 @@ import SDLTransport
 struct ServeSettings {
     static let variables = [
         "SDL_GATEWAY_LISTEN", "SDL_GATEWAY_CORE", "SDL_GATEWAY_ALLOW_CORES", "SDL_GATEWAY_SIMULATE", "SDL_GATEWAY_CONFIG",
-        "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL",
+        "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL", "SDL_GATEWAY_LOG_FORMAT",
         "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT", "SDL_GATEWAY_RECORD",
     ]
 
@@ -38,6 +38,7 @@ struct ServeSettings {
     /// The simulator's options with `simulate` (nil without it).
     var headUnit: SimulatorOptions.Resolved?
     var logLevel: Logger.Level
+    var logFormat: LogFormat
     var catalog: SDLCatalog
     var configuration: GatewayConfiguration
 
@@ -84,16 +85,11 @@ struct ServeSettings {
             }
         }
         let fromEnvironment = try SettingsValue.choice(environment, "SDL_GATEWAY_LOG_LEVEL", of: Logger.Level.self)
-        let fromFile = try file.string("logLevel").map { level in
-            guard let logLevel = Logger.Level(rawValue: level) else {
-                let accepted = Logger.Level.allCases.map(\.rawValue)
-                throw ValidationError(
-                    "config file: \"logLevel\" is \(level), not one of \(accepted.joined(separator: ", "))\(SettingsValue.suggestion(for: level, among: accepted))."
-                )
-            }
-            return logLevel
-        }
+        let fromFile = try file.choice("logLevel", of: Logger.Level.self)
         logLevel = command.logLevel ?? fromEnvironment ?? fromFile ?? .info
+        let formatFromEnvironment = try SettingsValue.choice(environment, "SDL_GATEWAY_LOG_FORMAT", of: LogFormat.self)
+        let formatFromFile = try file.choice("logFormat", of: LogFormat.self)
+        logFormat = command.logFormat ?? formatFromEnvironment ?? formatFromFile ?? .text
         if let spec = try setting(command.rpcSpec, "SDL_GATEWAY_RPC_SPEC", "rpcSpec") {
             catalog = try SDLCatalog(contentsOf: URL(fileURLWithPath: spec))
         } else {

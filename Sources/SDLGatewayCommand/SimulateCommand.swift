@@ -96,7 +96,7 @@ struct SimulateCommand: AsyncParsableCommand {
             configuration: .init(address: .hostname(controlAddress.host, port: controlAddress.port), serverName: "sdl-gateway-simulator"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? controlAddress.port
-                announce("control API on http://\(controlAddress.host):\(port)")
+                announceLine("control API on http://\(controlAddress.host):\(port)")
             },
             logger: logger
         )
@@ -104,9 +104,9 @@ struct SimulateCommand: AsyncParsableCommand {
         var listeners: [SimulatedHeadUnit.Listener] = [.tcp(host: sdl.host, port: sdl.port)]
         if let webSocket { listeners.append(.webSocket(host: webSocket.host, port: webSocket.port)) }
         let service = SimulatorService(simulator: simulator, listeners: listeners) { addresses in
-            announce("SDL head unit on \(sdl.host):\(addresses.first?.port ?? sdl.port)")
+            announceLine("SDL head unit on \(sdl.host):\(addresses.first?.port ?? sdl.port)")
             if let webSocket, addresses.count > 1 {
-                announce("SDL WebSocket on \(webSocket.host):\(addresses[1].port ?? webSocket.port)")
+                announceLine("SDL WebSocket on \(webSocket.host):\(addresses[1].port ?? webSocket.port)")
             }
         }
         let group = ServiceGroup(
@@ -127,7 +127,7 @@ struct SimulateCommand: AsyncParsableCommand {
 }
 
 /// Writes a line to standard output at once (scripts and tests wait for these lines).
-func announce(_ line: String) {
+@Sendable func announceLine(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 

@@ -19,6 +19,9 @@ struct ServeEndToEndTests {
     struct Server {
         let process: Process
         let baseURL: String
+        /// Standard output, read up to the line naming the URL (`printed`).
+        let output: FileHandle
+        let printed: String
 
         static func start(_ arguments: [String] = []) throws -> Server {
             let process = Process()
@@ -40,7 +43,7 @@ struct ServeEndToEndTests {
                 process.terminate()
                 throw ServeError(output: text)
             }
-            return Server(process: process, baseURL: String(text[range]))
+            return Server(process: process, baseURL: String(text[range]), output: handle, printed: text)
         }
     }
 
@@ -127,6 +130,31 @@ struct ServeEndToEndTests {
         #expect(server.process.terminationStatus == 0)
         #expect(took < .seconds(5))
         print("sdl-gateway serve shut down in \(took)")
+    }
+
+    @Test("--log-format json: every line on standard output is one JSON object, the announcements and app logs included; SIGTERM ends it")
+    func jsonLogLines() async throws {
+        try Self.requireExecutable()
+        let server = try Server.start(["--log-format", "json", "--log-level", "info"])
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let created = try await Self.send(.POST, "\(server.baseURL)/v1/apps", json: ["id": "logged", "appName": "Logged", "appID": "logged-1"])
+        #expect(created.status == 201)
+        server.process.terminate()  // SIGTERM
+        let rest = String(decoding: server.output.readDataToEndOfFile(), as: UTF8.self)
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+        let lines = (server.printed + rest).split(separator: "\n")
+        #expect(lines.count >= 3)
+        var messages: [String] = []
+        for line in lines {
+            let object = try #require(SDLJSON.parse(Array(line.utf8)).objectValue, "not a JSON object: \(line)")
+            #expect(object["time"]?.stringValue?.hasSuffix("Z") == true)
+            #expect(object["level"]?.stringValue != nil && object["label"] == "sdl-gateway")
+            messages.append(try #require(object["message"]?.stringValue))
+        }
+        #expect(messages.contains { $0.hasPrefix("SDL head unit (simulated) on 127.0.0.1:") })
+        #expect(messages.contains { $0.hasPrefix("sdl-gateway on http://127.0.0.1:") })
+        #expect(lines.contains { $0.contains(#""gateway.app":"logged""#) }, "the app log lines carry its id as metadata")
     }
 
     /// The sockets the process holds (Linux: its `/proc/PID/fd` entries that are sockets).

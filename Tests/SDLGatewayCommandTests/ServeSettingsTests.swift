@@ -156,6 +156,21 @@ struct ServeSettingsTests {
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--log-level", "verbose"]) }
     }
 
+    @Test("The log format: text by default, json from --log-format, SDL_GATEWAY_LOG_FORMAT or \"logFormat\"; others refused naming both")
+    func logFormat() throws {
+        #expect(try Self.settings([]).logFormat == .text)
+        #expect(try Self.settings(["--log-format", "json"]).logFormat == .json)
+        #expect(try Self.settings([], environment: ["SDL_GATEWAY_LOG_FORMAT": "JSON"]).logFormat == .json)
+        let file = try Self.configFile(#"{"logFormat": "json"}"#)
+        #expect(try Self.settings(["--config", file]).logFormat == .json)
+        #expect(try Self.settings(["--config", file, "--log-format", "text"]).logFormat == .text)
+        let variable = try #require(Self.refusal([], environment: ["SDL_GATEWAY_LOG_FORMAT": "jsonl"]))
+        #expect(variable.contains("SDL_GATEWAY_LOG_FORMAT=jsonl") && variable.contains("text, json"), "\(variable)")
+        let key = try #require(try Self.refusal(config: #"{"logFormat": "logfmt"}"#))
+        #expect(key.contains("logFormat") && key.contains("text, json"), "\(key)")
+        #expect(throws: (any Error).self) { try ServeCommand.parse(["--log-format", "xml"]) }
+    }
+
     @Test("simulate: SDL_SIMULATOR_ flags take the same boolean spellings, the policy open or default; mistakes are refused")
     func simulatorEnvironment() throws {
         var command = try SimulateCommand.parse([])

@@ -37,9 +37,9 @@ public struct GatewayEvent: Sendable, Hashable {
         ]
     }
 
-    /// RFC 3339 UTC with milliseconds, e.g. `2026-11-22T05:00:00.123Z`.
+    /// RFC 3339 UTC with milliseconds, e.g. `2026-11-22T05:00:00.123Z` (``SDLTimestamp``).
     static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        SDLTimestamp.rfc3339(secondsSince1970: date.timeIntervalSince1970)
     }
 
     /// Every event type the streams carry.
