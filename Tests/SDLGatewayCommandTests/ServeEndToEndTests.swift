@@ -53,11 +53,12 @@ struct ServeEndToEndTests {
     }
 
     /// Runs `sdl-gateway ARGUMENTS` to its end: its exit status and what it wrote to stderr.
-    static func runToExit(_ arguments: [String]) throws -> (status: Int32, errors: String, output: String) {
+    static func runToExit(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, errors: String, output: String) {
         try requireExecutable()
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let errors = Pipe()
         let output = Pipe()
         process.standardOutput = output
