@@ -23,9 +23,10 @@ RUN --mount=type=cache,target=/src/.build \
     Scripts/build-release.sh /staging
 
 FROM ubuntu:${UBUNTU_VERSION}
-# The binary needs glibc, libstdc++ and zlib, all in the base image; certificates for wss:// to a head unit.
+# The binary needs glibc, libstdc++ and zlib, all in the base image, and libxml2 (FoundationXML reads
+# --rpc-spec files); certificates for wss:// to a head unit.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates \
+    && apt-get install -y --no-install-recommends ca-certificates libxml2 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --home-dir /var/lib/sdl-gateway --create-home --shell /usr/sbin/nologin sdl-gateway
 COPY --from=build /staging/ /

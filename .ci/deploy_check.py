@@ -121,6 +121,8 @@ def copy_context(dest, root=".", dockerignore=".dockerignore"):
                 continue
             source, target = os.path.join(root, relative), os.path.join(dest, relative)
             os.makedirs(os.path.dirname(target), exist_ok=True)
+            if os.path.lexists(target):
+                os.remove(target)
             if os.path.islink(source):
                 os.symlink(os.readlink(source), target)
             else:

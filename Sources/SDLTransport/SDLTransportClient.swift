@@ -27,6 +27,8 @@ public enum SDLTransportClient {
         public var tlsConfiguration: TLSConfiguration
         /// The largest WebSocket message accepted (``SDLWebSocket/defaultMaximumMessageSize``).
         public var maximumMessageSize: Int
+        /// Binary messages (SDL frames, the default) or text messages (Core's HMI JSON-RPC) over ws/wss.
+        public var webSocketMessages: SDLWebSocket.MessageKind = .binary
         public var eventLoopGroup: any EventLoopGroup
 
         public init(
@@ -73,7 +75,7 @@ public enum SDLTransportClient {
                         let handler = try NIOSSLClientHandler(context: tls, serverHostname: serverName(for: address.host))
                         try channel.pipeline.syncOperations.addHandler(handler)
                     }
-                    let upgraded = try configureUpgrade(channel, address: address, maximumMessageSize: configuration.maximumMessageSize)
+                    let upgraded = try configureUpgrade(channel, address: address, configuration: configuration)
                     let timeout = channel.eventLoop.scheduleTask(in: configuration.connectTimeout) { channel.close(promise: nil) }
                     upgraded.whenComplete { result in
                         timeout.cancel()
@@ -107,11 +109,15 @@ public enum SDLTransportClient {
     private static func configureUpgrade(
         _ channel: any Channel,
         address: SDLTransportAddress,
-        maximumMessageSize: Int
+        configuration: Configuration
     ) throws -> EventLoopFuture<UpgradeResult> {
+        let maximumMessageSize = configuration.maximumMessageSize
+        let messages = configuration.webSocketMessages
         let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(maxFrameSize: maximumMessageSize) { channel, _ in
             channel.eventLoop.makeCompletedFuture {
-                try SDLWebSocket.addMessageHandlers(to: channel.pipeline.syncOperations, role: .client, maximumMessageSize: maximumMessageSize)
+                try SDLWebSocket.addMessageHandlers(
+                    to: channel.pipeline.syncOperations, role: .client, messages: messages, maximumMessageSize: maximumMessageSize
+                )
                 return .webSocket(try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel))
             }
         }

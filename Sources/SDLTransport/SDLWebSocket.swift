@@ -12,6 +12,13 @@ public enum SDLWebSocket {
         case server
     }
 
+    /// What the messages of a connection are: SDL frames in binary messages (apps, port 2020), or
+    /// JSON-RPC in text messages (the HMI, port 8087).
+    public enum MessageKind: Sendable, Hashable {
+        case binary
+        case text
+    }
+
     /// The largest WebSocket message (and single frame) accepted: 1 MiB.
     ///
     /// One SDL frame is at most a 12-byte header plus the MTU, 131072 bytes with Core's shipped
@@ -29,6 +36,7 @@ public enum SDLWebSocket {
     public static func addMessageHandlers(
         to pipeline: ChannelPipeline.SynchronousOperations,
         role: Role,
+        messages: MessageKind = .binary,
         maximumMessageSize: Int = defaultMaximumMessageSize
     ) throws {
         try pipeline.addHandler(
@@ -38,6 +46,6 @@ public enum SDLWebSocket {
                 maxAccumulatedFrameSize: maximumMessageSize
             )
         )
-        try pipeline.addHandler(SDLWebSocketFrameHandler(role: role))
+        try pipeline.addHandler(SDLWebSocketFrameHandler(role: role, messages: messages))
     }
 }

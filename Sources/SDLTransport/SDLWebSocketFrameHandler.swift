@@ -16,6 +16,9 @@ import NIOWebSocket
 /// - a message above the aggregator's bound: close 1009 (message too big), and
 ///   ``SDLTransportError/Code/messageTooLarge`` is raised;
 /// - closing the channel from this side first sends close 1000 (normal closure).
+///
+/// With ``SDLWebSocket/MessageKind/text`` the roles of binary and text swap: SDL Core's HMI
+/// WebSocket (port 8087) carries JSON-RPC in text messages, and a binary message is the violation.
 public final class SDLWebSocketFrameHandler: ChannelDuplexHandler {
     public typealias InboundIn = WebSocketFrame
     public typealias InboundOut = ByteBuffer
@@ -23,17 +26,19 @@ public final class SDLWebSocketFrameHandler: ChannelDuplexHandler {
     public typealias OutboundOut = WebSocketFrame
 
     private let role: SDLWebSocket.Role
+    private let messages: SDLWebSocket.MessageKind
     /// A close frame went out: nothing else may follow it (RFC 6455 §5.5.1).
     private var closeSent = false
 
-    public init(role: SDLWebSocket.Role) {
+    public init(role: SDLWebSocket.Role, messages: SDLWebSocket.MessageKind = .binary) {
         self.role = role
+        self.messages = messages
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = Self.unwrapInboundIn(data)
         switch frame.opcode {
-        case .binary:
+        case .binary where messages == .binary, .text where messages == .text:
             context.fireChannelRead(Self.wrapInboundOut(frame.unmaskedData))
         case .ping:
             guard !closeSent else { return }
@@ -51,6 +56,12 @@ public final class SDLWebSocketFrameHandler: ChannelDuplexHandler {
                 code: .unacceptableData,
                 SDLTransportError(.webSocketProtocolViolation, "a text message arrived; SDL frames travel in binary messages")
             )
+        case .binary:
+            fail(
+                context: context,
+                code: .unacceptableData,
+                SDLTransportError(.webSocketProtocolViolation, "a binary message arrived; JSON-RPC travels in text messages")
+            )
         default:
             fail(
                 context: context,
@@ -66,7 +77,7 @@ public final class SDLWebSocketFrameHandler: ChannelDuplexHandler {
             return
         }
         let bytes = Self.unwrapOutboundIn(data)
-        context.write(Self.wrapOutboundOut(makeFrame(.binary, data: bytes)), promise: promise)
+        context.write(Self.wrapOutboundOut(makeFrame(messages == .text ? .text : .binary, data: bytes)), promise: promise)
     }
 
     public func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {

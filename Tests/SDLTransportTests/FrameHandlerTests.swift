@@ -10,9 +10,11 @@ import Testing
 @Suite("WebSocket frame handler")
 struct FrameHandlerTests {
     /// The handlers added after an upgrade: aggregator and frame handler, fed with frames.
-    static func messageChannel(role: SDLWebSocket.Role, maximumMessageSize: Int = 1024) throws -> EmbeddedChannel {
+    static func messageChannel(
+        role: SDLWebSocket.Role, messages: SDLWebSocket.MessageKind = .binary, maximumMessageSize: Int = 1024
+    ) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        try SDLWebSocket.addMessageHandlers(to: channel.pipeline.syncOperations, role: role, maximumMessageSize: maximumMessageSize)
+        try SDLWebSocket.addMessageHandlers(to: channel.pipeline.syncOperations, role: role, messages: messages, maximumMessageSize: maximumMessageSize)
         channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 2020), promise: nil)
         return channel
     }
@@ -129,6 +131,22 @@ struct FrameHandlerTests {
         #expect(Self.closeCode(close) == .unacceptableData)
         #expect(close?.maskKey != nil)
         #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+        #expect(!channel.isActive)
+    }
+
+    @Test("Text mode (Core's HMI JSON-RPC): text messages in and out, masked on the client; a binary message closes with 1003")
+    func textMode() throws {
+        let channel = try Self.messageChannel(role: .client, messages: .text)
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: #"{"id":1}"#)))
+        #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(string: #"{"id":1}"#))
+        try channel.writeOutbound(ByteBuffer(string: #"{"id":2}"#))
+        let sent = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        #expect(sent.opcode == .text && sent.fin && sent.maskKey != nil)
+        #expect(sent.data == ByteBuffer(string: #"{"id":2}"#))  // the encoder masks it on the way out
+        #expect {
+            try channel.writeInbound(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: [0x10])))
+        } throws: { ($0 as? SDLTransportError)?.code == .webSocketProtocolViolation }
+        #expect(Self.closeCode(try channel.readOutbound(as: WebSocketFrame.self)) == .unacceptableData)
         #expect(!channel.isActive)
     }
 
