@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SDLClient", targets: ["SDLClient"]),
         .library(name: "SDLManagers", targets: ["SDLManagers"]),
         .library(name: "Gateway", targets: ["Gateway"]),
+        .library(name: "HeadlessHMI", targets: ["HeadlessHMI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
@@ -121,6 +122,19 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A headless HMI for a real SDL Core: JSON-RPC over Core's HMI WebSocket (HMI_API.xml).
+        .target(
+            name: "HeadlessHMI",
+            dependencies: [
+                "HeadUnitSimulator",
+                "SDLProtocol",
+                "SDLTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -332,6 +346,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HeadlessHMITests",
+            dependencies: [
+                "HeadUnitSimulator",
+                "HeadlessHMI",
+                "SDLProtocol",
+                "SDLTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -43,6 +43,7 @@ public enum SDLWebSocketServer {
         host: String,
         port: Int,
         tlsConfiguration: TLSConfiguration? = nil,
+        messages: SDLWebSocket.MessageKind = .binary,
         maximumMessageSize: Int = SDLWebSocket.defaultMaximumMessageSize,
         upgradeTimeout: TimeAmount = defaultUpgradeTimeout,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -62,7 +63,7 @@ public enum SDLWebSocketServer {
                     if let tls {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
                     }
-                    let upgrade = try configureUpgrade(channel, maximumMessageSize: maximumMessageSize)
+                    let upgrade = try configureUpgrade(channel, messages: messages, maximumMessageSize: maximumMessageSize)
                     let deadline = channel.eventLoop.scheduleTask(in: upgradeTimeout) { channel.close(promise: nil) }
                     // The deadline ends with the connection, or once it is a WebSocket. A plain
                     // request keeps it until answered and closed; a failed upgrade until closed.
@@ -98,14 +99,16 @@ public enum SDLWebSocketServer {
         }
     }
 
-    private static func configureUpgrade(_ channel: any Channel, maximumMessageSize: Int) throws -> EventLoopFuture<Upgrade> {
+    private static func configureUpgrade(_ channel: any Channel, messages: SDLWebSocket.MessageKind, maximumMessageSize: Int) throws -> EventLoopFuture<Upgrade> {
         let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
             maxFrameSize: maximumMessageSize,
             // Core's server takes any path (SDL-PROTOCOL.md §e), so does this one.
             shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
-                    try SDLWebSocket.addMessageHandlers(to: channel.pipeline.syncOperations, role: .server, maximumMessageSize: maximumMessageSize)
+                    try SDLWebSocket.addMessageHandlers(
+                        to: channel.pipeline.syncOperations, role: .server, messages: messages, maximumMessageSize: maximumMessageSize
+                    )
                     return .webSocket(try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel))
                 }
             }

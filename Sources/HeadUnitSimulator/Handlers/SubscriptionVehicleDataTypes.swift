@@ -1,7 +1,7 @@
 /// Vehicle data names and their `VehicleDataType` (MOBILE_API.xml 8.0.0, SDL-PROTOCOL.md §h), as
 /// SDL Core maps them in its Subscribe/UnsubscribeVehicleData responses.
-enum SubscriptionVehicleData {
-    static let dataTypes: [String: String] = [
+public enum SubscriptionVehicleData {
+    public static let dataTypes: [String: String] = [
         "gps": "VEHICLEDATA_GPS",
         "speed": "VEHICLEDATA_SPEED",
         "rpm": "VEHICLEDATA_RPM",

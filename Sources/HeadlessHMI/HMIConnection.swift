@@ -1,0 +1,112 @@
+import Logging
+import NIOCore
+import SDLProtocol
+import SDLTransport
+import ServiceLifecycle
+import Synchronization
+
+/// Runs a ``HeadlessHMI`` over a WebSocket to SDL Core's HMI port: connects, registers, answers,
+/// and connects again with backoff (100 ms × 1.5ⁿ up to 5 s) whenever the connection fails or
+/// Core restarts, until the service group shuts down.
+///
+/// The state sits behind a lock so that the control API can read it and act (activate an app,
+/// press a button) while the connection's task reads from Core.
+public final class HMIConnection: Service, Sendable {
+    public let address: SDLTransportAddress
+    private let state: Mutex<HeadlessHMI>
+    private let writer = Mutex<NIOAsyncChannelOutboundWriter<ByteBuffer>?>(nil)
+    private let logger: Logger
+    private let configuration: SDLTransportClient.Configuration
+
+    public init(address: SDLTransportAddress, hmi: HeadlessHMI, logger: Logger) {
+        self.address = address
+        self.state = Mutex(hmi)
+        self.logger = logger
+        var configuration = SDLTransportClient.Configuration(connectTimeout: .seconds(5))
+        configuration.webSocketMessages = .text
+        self.configuration = configuration
+    }
+
+    /// What the HMI knows now (phase, apps).
+    public var snapshot: HeadlessHMI { state.withLock { $0 } }
+
+    /// Applies a change to the HMI (activate an app, a notification to send) and sends what it returns.
+    /// Throws ``HMIError`` `connectionFailed` when Core is not connected.
+    public func perform(_ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]) async throws {
+        let messages = try state.withLock { hmi throws(HMIError) in
+            guard hmi.phase == .ready else { throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))") }
+            return try change(&hmi)
+        }
+        guard let outbound = writer.withLock({ $0 }) else { throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))") }
+        try await send(messages, to: outbound)
+    }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            var attempt = 0
+            while !Task.isCancelled {
+                do {
+                    let channel = try await SDLTransportClient.connect(to: self.address, configuration: self.configuration)
+                    attempt = 0
+                    self.logger.info("HMI connected to SDL Core", metadata: ["sdl.hmi": "\(self.address)"])
+                    try await self.serve(channel)
+                    self.logger.notice("SDL Core closed the HMI connection", metadata: ["sdl.hmi": "\(self.address)"])
+                } catch is CancellationError {
+                    break
+                } catch {
+                    if attempt == 0 || attempt % 20 == 0 {
+                        self.logger.warning("HMI connection to SDL Core failed", metadata: ["sdl.hmi": "\(self.address)", "error": "\(error)"])
+                    }
+                }
+                self.state.withLock { $0.disconnected() }
+                self.writer.withLock { $0 = nil }
+                attempt += 1
+                let delay = min(5.0, 0.1 * pow15(attempt - 1))
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            }
+        }
+    }
+
+    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async throws {
+        try await channel.executeThenClose { inbound, outbound in
+            let opening = state.withLock { $0.connected() }
+            writer.withLock { $0 = outbound }
+            try await send(opening, to: outbound)
+            for try await message in inbound {
+                let replies: [HMIMessage]
+                do throws(HMIError) {
+                    let parsed = try HMIMessage(parsing: message.readableBytesView)
+                    logger.trace("from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")"])
+                    let (before, answers, after) = try state.withLock { hmi throws(HMIError) in
+                        let before = hmi.phase
+                        let answers = try hmi.receive(parsed)
+                        return (before, answers, hmi.phase)
+                    }
+                    replies = answers
+                    if before != .ready, after == .ready {
+                        logger.info("HMI ready: components registered, OnReady sent", metadata: ["sdl.hmi": "\(address)"])
+                    }
+                } catch where error.code == .registrationRefused {
+                    throw error
+                } catch {
+                    logger.warning("a message from Core was not understood", metadata: ["error": "\(error)"])
+                    continue
+                }
+                try await send(replies, to: outbound)
+            }
+        }
+    }
+
+    private func send(_ messages: [HMIMessage], to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        for message in messages {
+            try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
+        }
+    }
+}
+
+/// 1.5ⁿ for the backoff, without Foundation.
+private func pow15(_ exponent: Int) -> Double {
+    var value = 1.0
+    for _ in 0..<max(0, min(exponent, 32)) { value *= 1.5 }
+    return value
+}

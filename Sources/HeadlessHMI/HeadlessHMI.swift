@@ -1,0 +1,187 @@
+import SDLProtocol
+
+/// A headless HMI for SDL Core as a pure state machine: messages from Core's HMI WebSocket go in,
+/// messages to send come out. ``HMIConnection`` runs it over a WebSocket.
+///
+/// What it does, in Core's order (SDL-PROTOCOL.md §k: Core serves no app before its HMI is ready):
+/// 1. on connecting, `MB.registerComponent` for each of ``components`` on the one connection
+///    (Core's message broker keeps one entry per component name, whichever socket it came on);
+/// 2. when Core has answered them all, `MB.subscribeTo` each of ``subscriptions`` and
+///    `BasicCommunication.OnReady`;
+/// 3. answers every request Core sends: `IsReady`, capabilities, languages, system information and
+///    vehicle type from the profile (``HMIAnswers``), everything else SUCCESS with what the method
+///    needs (``HMIAnswers/answer(to:params:)``);
+/// 4. keeps the list of registered apps from `BasicCommunication.OnAppRegistered` and
+///    `OnAppUnregistered`, and with `autoActivate` asks Core to activate each new one
+///    (`SDL.ActivateApp`), as a driver tapping it would.
+public struct HeadlessHMI: Sendable {
+    /// The HMI interfaces of HMI_API.xml that the HMI registers as components.
+    public static let components = ["BasicCommunication", "UI", "VR", "TTS", "Navigation", "VehicleInfo", "Buttons", "RC", "AppService"]
+
+    /// The notifications of Core the HMI subscribes to (the message broker sends a notification
+    /// only to its subscribers).
+    public static let subscriptions = [
+        "BasicCommunication.OnAppRegistered", "BasicCommunication.OnAppUnregistered", "BasicCommunication.OnPutFile",
+        "BasicCommunication.OnFileRemoved", "BasicCommunication.OnSDLClose", "BasicCommunication.OnSDLPersistenceComplete",
+        "BasicCommunication.OnResumeAudioSource", "BasicCommunication.OnSystemCapabilityUpdated",
+        "SDL.OnStatusUpdate", "SDL.OnAppPermissionChanged", "SDL.OnSDLConsentNeeded",
+        "Buttons.OnButtonSubscription", "VehicleInfo.OnVehicleData", "Navigation.OnVideoDataStreaming",
+        "Navigation.OnAudioDataStreaming", "RC.OnRCStatus", "AppService.OnAppServiceData",
+    ]
+
+    /// An app Core announced with `BasicCommunication.OnAppRegistered`.
+    public struct App: Sendable, Hashable {
+        /// Core's HMI app id (`application.appID`), what every HMI message names the app by.
+        public var appID: Int64
+        public var appName: String
+        /// The app's own id (`application.policyAppID`).
+        public var policyAppID: String?
+        /// The level this HMI last gave it (FULL after an activation it asked for).
+        public var hmiLevel: String
+        /// The last `UI.Show` fields of the app.
+        public var show: [String: SDLJSON] = [:]
+    }
+
+    public enum Phase: Sendable, Hashable {
+        case disconnected
+        /// `MB.registerComponent` sent; the components Core has not answered yet.
+        case registering(pending: Set<String>)
+        /// Registered, subscribed, `OnReady` sent: Core may serve apps.
+        case ready
+    }
+
+    public let answers: HMIAnswers
+    public var autoActivate: Bool
+    public private(set) var phase: Phase = .disconnected
+    public private(set) var apps: [Int64: App] = [:]
+    /// The id of this HMI's next request: from the first component's id range once Core gave one.
+    private var nextRequestID: Int64 = 1
+    /// The component of each `MB.registerComponent` in flight, by request id.
+    private var registrations: [Int64: String] = [:]
+    /// What this HMI asked of Core and awaits, by request id.
+    private var awaiting: [Int64: String] = [:]
+
+    public init(answers: HMIAnswers, autoActivate: Bool = false) {
+        self.answers = answers
+        self.autoActivate = autoActivate
+    }
+
+    /// The WebSocket is open: register the components.
+    public mutating func connected() -> [HMIMessage] {
+        apps = [:]
+        awaiting = [:]
+        registrations = [:]
+        nextRequestID = 1
+        phase = .registering(pending: Set(Self.components))
+        return Self.components.map { component in
+            let id = makeRequestID()
+            registrations[id] = component
+            return .request(id: id, method: "MB.registerComponent", params: ["componentName": .string(component)])
+        }
+    }
+
+    /// The WebSocket closed: everything Core knew of this HMI is gone with it.
+    public mutating func disconnected() {
+        phase = .disconnected
+        apps = [:]
+        awaiting = [:]
+        registrations = [:]
+    }
+
+    /// A message from Core; what to send back.
+    public mutating func receive(_ message: HMIMessage) throws(HMIError) -> [HMIMessage] {
+        switch message {
+        case .response(let id, let result):
+            if let component = registrations.removeValue(forKey: id) {
+                return registered(component, base: result.intValue)
+            }
+            awaiting.removeValue(forKey: id)
+            return []
+        case .error(let id, _, let text, _):
+            if let id, let component = registrations.removeValue(forKey: id) {
+                throw HMIError(.registrationRefused, "Core refused the component \(component): \(text) (is another HMI connected?)")
+            }
+            if let id { awaiting.removeValue(forKey: id) }
+            return []
+        case .request(let id, let method, let params):
+            return answerRequest(id: id, method: method, params: params)
+        case .notification(let method, let params):
+            return notified(method, params: params)
+        }
+    }
+
+    /// Asks Core to activate an app (the driver taps it): `SDL.ActivateApp`.
+    public mutating func activate(appID: Int64) throws(HMIError) -> [HMIMessage] {
+        guard apps[appID] != nil else { throw HMIError(.unknownApp, "Core has registered no app with HMI id \(appID)") }
+        let id = makeRequestID()
+        awaiting[id] = "SDL.ActivateApp"
+        return [.request(id: id, method: "SDL.ActivateApp", params: ["appID": .int(appID)])]
+    }
+
+    /// Sends a notification of the HMI to Core (button presses, commands, driver distraction, …).
+    public func notify(_ method: String, _ params: [String: SDLJSON]) -> HMIMessage {
+        .notification(method: method, params: params)
+    }
+
+    private mutating func makeRequestID() -> Int64 {
+        defer { nextRequestID += 1 }
+        return nextRequestID
+    }
+
+    private mutating func registered(_ component: String, base: Int64?) -> [HMIMessage] {
+        guard case .registering(var pending) = phase else { return [] }
+        pending.remove(component)
+        // Core hands each component a range of ids (1000 × n); requests use the first one's.
+        if component == Self.components.first, let base { nextRequestID = max(nextRequestID, base) }
+        guard pending.isEmpty else {
+            phase = .registering(pending: pending)
+            return []
+        }
+        phase = .ready
+        var out: [HMIMessage] = Self.subscriptions.map { name in
+            let id = makeRequestID()
+            awaiting[id] = "MB.subscribeTo"
+            return .request(id: id, method: "MB.subscribeTo", params: ["propertyName": .string(name)])
+        }
+        out.append(.notification(method: "BasicCommunication.OnReady", params: [:]))
+        return out
+    }
+
+    private mutating func answerRequest(id: Int64, method: String, params: [String: SDLJSON]) -> [HMIMessage] {
+        let appID = params["appID"]?.intValue
+        switch method {
+        case "BasicCommunication.ActivateApp":
+            if let appID { apps[appID]?.hmiLevel = params["level"]?.stringValue ?? "FULL" }
+        case "UI.Show":
+            if let appID {
+                for (key, value) in params where key != "appID" { apps[appID]?.show[key] = value }
+            }
+        case "BasicCommunication.CloseApplication":
+            if let appID { apps[appID]?.hmiLevel = "NONE" }
+        default:
+            break
+        }
+        let (code, result) = answers.answer(to: method, params: params)
+        return [.answer(id: id, method: method, code: code, params: result)]
+    }
+
+    private mutating func notified(_ method: String, params: [String: SDLJSON]) -> [HMIMessage] {
+        switch method {
+        case "BasicCommunication.OnAppRegistered":
+            guard let application = params["application"]?.objectValue, let appID = application["appID"]?.intValue else { return [] }
+            apps[appID] = App(
+                appID: appID, appName: application["appName"]?.stringValue ?? "",
+                policyAppID: application["policyAppID"]?.stringValue, hmiLevel: "NONE"
+            )
+            if autoActivate {
+                return (try? activate(appID: appID)) ?? []
+            }
+            return []
+        case "BasicCommunication.OnAppUnregistered":
+            if let appID = params["appID"]?.intValue { apps[appID] = nil }
+            return []
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import HeadUnitSimulator
+import HeadlessHMI
+import Logging
+import NIOCore
+import SDLProtocol
+import SDLTransport
+import ServiceLifecycle
+import Testing
+
+/// ``HMIConnection`` against a fake of Core's HMI WebSocket: a text-message WebSocket server that
+/// answers the message broker's requests as Core does and then plays Core's part.
+@Suite("The headless HMI over a WebSocket to a fake Core")
+struct HMIConnectionTests {
+    /// One accepted HMI connection, as Core sees it.
+    struct CoreSide {
+        var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+
+        mutating func next() async throws -> HMIMessage {
+            let bytes = try #require(try await inbound.next(), "the HMI closed the connection")
+            return try HMIMessage(parsing: bytes.readableBytesView)
+        }
+
+        func send(_ message: HMIMessage) async throws {
+            try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
+        }
+
+        /// The message broker's part: registrations answered 1000 × n, subscriptions "OK", until OnReady.
+        mutating func handshake() async throws -> [String] {
+            var components: [String] = []
+            var controllers: Int64 = 0
+            while true {
+                let message = try await next()
+                switch message {
+                case .request(let id, "MB.registerComponent", let params):
+                    controllers += 1
+                    components.append(params["componentName"]?.stringValue ?? "?")
+                    try await send(.response(id: id, result: .int(1000 * controllers)))
+                case .request(let id, "MB.subscribeTo", _):
+                    try await send(.response(id: id, result: "OK"))
+                case .notification("BasicCommunication.OnReady", _):
+                    return components
+                default:
+                    Issue.record("unexpected before OnReady: \(message)")
+                }
+            }
+        }
+    }
+
+    @Test("Registers, subscribes, sends OnReady, answers Core, activates a new app; after Core drops the link it connects and registers again")
+    func handshakeAndReconnect() async throws {
+        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
+        let port = try #require(server.channel.localAddress?.port)
+        let connection = HMIConnection(
+            address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: port),
+            hmi: HeadlessHMI(answers: HMIAnswers(profile: .default), autoActivate: true),
+            logger: Logger(label: "hmi-test")
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await connection.run() }
+            try await server.executeThenClose { accepted in
+                var connections = accepted.makeAsyncIterator()
+                // First connection: the whole handshake, a request, an app.
+                let firstAccepted = try #require(try await connections.next())
+                let first = try #require(try await SDLWebSocketServer.upgraded(firstAccepted))
+                try await first.executeThenClose { inbound, outbound in
+                    var core = CoreSide(inbound: inbound.makeAsyncIterator(), outbound: outbound)
+                    #expect(try await core.handshake() == HeadlessHMI.components)
+                    #expect(connection.snapshot.phase == .ready)
+                    try await core.send(.request(id: 42, method: "UI.IsReady", params: [:]))
+                    #expect(try await core.next() == .response(id: 42, result: ["available": true, "code": 0, "method": "UI.IsReady"]))
+                    try await core.send(.notification(
+                        method: "BasicCommunication.OnAppRegistered",
+                        params: ["application": ["appID": 65537, "appName": "Radio"]]
+                    ))
+                    guard case .request(let id, "SDL.ActivateApp", let params) = try await core.next() else {
+                        Issue.record("no SDL.ActivateApp"); return
+                    }
+                    #expect(params["appID"] == 65537 && id >= 1000)
+                    try await core.send(.request(id: 43, method: "BasicCommunication.ActivateApp", params: ["appID": 65537]))
+                    _ = try await core.next()
+                    #expect(connection.snapshot.apps[65537]?.hmiLevel == "FULL")
+                    // A button press from the control side reaches Core.
+                    try await connection.perform { hmi in
+                        [hmi.notify("Buttons.OnButtonPress", ["name": "OK", "mode": "SHORT", "appID": 65537])]
+                    }
+                    #expect(try await core.next() == .notification(method: "Buttons.OnButtonPress", params: ["name": "OK", "mode": "SHORT", "appID": 65537]))
+                }
+                // Core went away (the connection closed): the HMI comes back and registers again.
+                let secondAccepted = try #require(try await connections.next())
+                let second = try #require(try await SDLWebSocketServer.upgraded(secondAccepted))
+                try await second.executeThenClose { inbound, outbound in
+                    var core = CoreSide(inbound: inbound.makeAsyncIterator(), outbound: outbound)
+                    let components = try await core.handshake()
+                    #expect(components == HeadlessHMI.components)
+                    #expect(connection.snapshot.apps.isEmpty)
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    @Test("Nothing to act on while Core is not connected: connectionFailed, not a hang")
+    func notConnected() async throws {
+        let connection = HMIConnection(
+            address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: 9),
+            hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
+            logger: Logger(label: "hmi-test")
+        )
+        await #expect {
+            try await connection.perform { hmi throws(HMIError) in try hmi.activate(appID: 1) }
+        } throws: { ($0 as? HMIError)?.code == .connectionFailed }
+    }
+}
