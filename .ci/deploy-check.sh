@@ -77,7 +77,7 @@ chmod -R a+rX "$work/staging"
 # Linked statically against the Swift runtime: only libraries every Ubuntu/Debian base image has,
 # and libxml2 (with the ICU and lzma it brings), which the runtime stage installs.
 ldd "$binary" | tee "$work/ldd.txt"
-if grep -v -E 'linux-vdso|ld-linux|lib(c|m|pthread|dl|rt|util|stdc\+\+|gcc_s|z|xml2|lzma|icu[a-z]+)\.so' "$work/ldd.txt" | grep -q .; then
+if grep -v -E 'linux-vdso|ld-linux|lib(c|m|pthread|dl|rt|util|stdc\+\+|gcc_s|z|xml2|lzma|icu[a-z]+)\.so' "$work/ldd.txt" | grep . >/dev/null; then
     echo "the binary needs a library the runtime image lacks"; exit 1
 fi
 grep -q "libxml2 " Dockerfile
@@ -125,9 +125,9 @@ grep -q -E "^NSpid:\s+$pid1\s+1$" "/proc/$pid1/status" || { echo "sdl-gateway is
 # The HEALTHCHECK, as the image runs it.
 mapfile -t healthcheck < <(field healthcheck)
 run_as_image "${healthcheck[@]}"
-curl -sf "http://127.0.0.1:$free_port/" | grep -q "<html"
+curl -sf "http://127.0.0.1:$free_port/" | grep "<html" >/dev/null
 test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$free_port/v1/apps")" = 401
-curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$free_port/v1/apps" | grep -q '"apps"'
+curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$free_port/v1/apps" | grep '"apps"' >/dev/null
 started=$(date +%s%N)
 kill -TERM "$pid1"
 wait "$launcher"
