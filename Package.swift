@@ -144,7 +144,9 @@ let package = Package(
             dependencies: [
                 "HTTPAPISupport",
                 "HeadUnitSimulator",
+                "HeadlessHMI",
                 "SDLProtocol",
+                "SDLTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -203,6 +205,7 @@ let package = Package(
             dependencies: [
                 "Gateway",
                 "HeadUnitSimulator",
+                "HeadlessHMI",
                 "SDLClient",
                 "SDLProtocol",
                 "SDLSpec",
@@ -366,6 +369,7 @@ let package = Package(
             name: "SDLGatewayCommandTests",
             dependencies: [
                 "Gateway",
+                "HeadlessHMI",
                 "SDLGatewayCommand",
                 "SDLProtocol",
                 "SDLSpec",

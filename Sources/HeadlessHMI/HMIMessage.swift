@@ -96,6 +96,7 @@ public struct HMIError: Error, Sendable, Hashable, CustomStringConvertible {
         case registrationRefused
         case connectionFailed
         case unknownApp
+        case invalidValue
     }
 
     public var code: Code

@@ -54,6 +54,8 @@ public struct HeadlessHMI: Sendable {
     public var autoActivate: Bool
     public private(set) var phase: Phase = .disconnected
     public private(set) var apps: [Int64: App] = [:]
+    /// The last driver distraction state sent (`UI.OnDriverDistraction`).
+    public internal(set) var driverDistraction = "DD_OFF"
     /// The id of this HMI's next request: from the first component's id range once Core gave one.
     private var nextRequestID: Int64 = 1
     /// The component of each `MB.registerComponent` in flight, by request id.
@@ -121,6 +123,10 @@ public struct HeadlessHMI: Sendable {
     /// Sends a notification of the HMI to Core (button presses, commands, driver distraction, …).
     public func notify(_ method: String, _ params: [String: SDLJSON]) -> HMIMessage {
         .notification(method: method, params: params)
+    }
+
+    mutating func setLevel(_ appID: Int64, _ level: String) {
+        apps[appID]?.hmiLevel = level
     }
 
     private mutating func makeRequestID() -> Int64 {

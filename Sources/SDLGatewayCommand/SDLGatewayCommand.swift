@@ -6,6 +6,6 @@ struct SDLGatewayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdl-gateway",
         abstract: "Drive a SmartDeviceLink head unit from HTTP, WebSocket and scripts.",
-        subcommands: [ServeCommand.self, SimulateCommand.self, InspectCommand.self, HealthCommand.self]
+        subcommands: [ServeCommand.self, SimulateCommand.self, HMICommand.self, InspectCommand.self, HealthCommand.self]
     )
 }

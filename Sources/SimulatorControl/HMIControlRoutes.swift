@@ -1,0 +1,120 @@
+import HTTPAPISupport
+import HeadlessHMI
+import Hummingbird
+import SDLProtocol
+import SDLTransport
+
+/// The control API of `sdl-gateway hmi`: the simulator's paths where they mean the same thing,
+/// acting on a real SDL Core through its HMI interface. Apps are named by Core's HMI app id.
+///
+/// - `GET /status`: whether the HMI is connected and ready, and Core's address
+/// - `GET /apps`, `GET /apps/{appID}`, `GET /apps/{appID}/screen` (its last `UI.Show`)
+/// - `PUT /apps/{appID}/hmi` `{"hmiLevel": "FULL"}`: SDL.ActivateApp; NONE, BACKGROUND, LIMITED
+/// - `POST /apps/{appID}/commands/{cmdID}` `{"triggerSource": "MENU"|"VR"}`: UI/VR.OnCommand
+/// - `POST /buttons/{name}/press` `{"mode", "appID", "customButtonID"}`: Buttons.OnButtonEvent/OnButtonPress
+/// - `GET`/`PUT /driver-distraction` `{"state": "DD_ON"}`: UI.OnDriverDistraction
+public struct HMIControlRoutes: Sendable {
+    public let connection: HMIConnection
+
+    public init(connection: HMIConnection) {
+        self.connection = connection
+    }
+
+    public static let operations: [APIOperation] = [
+        APIOperation("GET", "status"), APIOperation("GET", "apps"), APIOperation("GET", "apps/{appID}"),
+        APIOperation("PUT", "apps/{appID}/hmi"), APIOperation("GET", "apps/{appID}/screen"),
+        APIOperation("POST", "apps/{appID}/commands/{cmdID}"), APIOperation("POST", "buttons/{name}/press"),
+        APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
+    ]
+
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ProblemMiddleware(operations: Self.operations.map { $0.mounted(at: "/") }))
+        add(to: router)
+        return router
+    }
+
+    public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
+        let connection = connection
+        router.get("status") { _, _ -> SDLJSON in
+            let hmi = connection.snapshot
+            let phase: String = switch hmi.phase {
+            case .disconnected: "disconnected"
+            case .registering: "registering"
+            case .ready: "ready"
+            }
+            return ["core": .string(connection.address.description), "phase": .string(phase), "apps": .int(Int64(hmi.apps.count))]
+        }
+        router.get("apps") { _, _ -> SDLJSON in
+            .array(connection.snapshot.apps.values.sorted { $0.appID < $1.appID }.map(\.json))
+        }
+        router.get("apps/:appID") { _, context -> SDLJSON in
+            try Self.app(try Self.appID(context), connection).json
+        }
+        router.get("apps/:appID/screen") { _, context -> SDLJSON in
+            ["show": .object(try Self.app(try Self.appID(context), connection).show)]
+        }
+        router.put("apps/:appID/hmi") { request, context -> SDLJSON in
+            let appID = try Self.appID(context)
+            let body = try await SimulatorControlRoutes.body(request, allowed: ["hmiLevel"])
+            guard let level = try SimulatorControlRoutes.string(body, "hmiLevel") else { throw HTTPProblem.invalidBody("hmiLevel is required") }
+            try await Self.perform(connection) { hmi throws(HMIError) in try hmi.setHMILevel(appID: appID, level) }
+            return try Self.app(appID, connection).json
+        }
+        router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
+            let appID = try Self.appID(context)
+            guard let commandID = Int64(try context.parameters.decoded("cmdID")) else { throw HTTPProblem.invalidBody("cmdID must be an integer") }
+            let body = try await SimulatorControlRoutes.body(request, optional: true, allowed: ["triggerSource"])
+            let source = try SimulatorControlRoutes.string(body, "triggerSource") ?? "MENU"
+            guard source == "MENU" || source == "VR" else { throw HTTPProblem.invalidBody("triggerSource is MENU or VR") }
+            try await Self.perform(connection) { hmi throws(HMIError) in try hmi.triggerCommand(appID: appID, commandID: commandID, voice: source == "VR") }
+            return ["appID": .int(appID), "cmdID": .int(commandID), "triggerSource": .string(source)]
+        }
+        router.post("buttons/:name/press") { request, context -> SDLJSON in
+            let name = try context.parameters.decoded("name")
+            let body = try await SimulatorControlRoutes.body(request, optional: true, allowed: ["mode", "appID", "customButtonID"])
+            let mode = try SimulatorControlRoutes.string(body, "mode") ?? "SHORT"
+            let appID = try SimulatorControlRoutes.int(body, "appID")
+            let customButtonID = try SimulatorControlRoutes.int(body, "customButtonID")
+            try await Self.perform(connection) { hmi throws(HMIError) in
+                try hmi.pressButton(name, mode: mode, appID: appID, customButtonID: customButtonID)
+            }
+            return ["button": .string(name), "mode": .string(mode)]
+        }
+        router.get("driver-distraction") { _, _ -> SDLJSON in
+            ["state": .string(connection.snapshot.driverDistraction)]
+        }
+        router.put("driver-distraction") { request, _ -> SDLJSON in
+            let body = try await SimulatorControlRoutes.body(request, allowed: ["state"])
+            guard let state = try SimulatorControlRoutes.string(body, "state") else { throw HTTPProblem.invalidBody("state is required") }
+            try await Self.perform(connection) { hmi throws(HMIError) in try hmi.setDriverDistraction(state) }
+            return ["state": .string(state)]
+        }
+    }
+
+    static func appID(_ context: some RequestContext) throws -> Int64 {
+        guard let appID = Int64(try context.parameters.decoded("appID")) else {
+            throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: "apps are named by Core's HMI app id, an integer")
+        }
+        return appID
+    }
+
+    static func app(_ appID: Int64, _ connection: HMIConnection) throws -> HeadlessHMI.App {
+        guard let app = connection.snapshot.apps[appID] else {
+            throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: "Core has registered no app with HMI id \(appID)")
+        }
+        return app
+    }
+
+    static func perform(_ connection: HMIConnection, _ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]) async throws {
+        do {
+            try await connection.perform(change)
+        } catch let error as HMIError {
+            switch error.code {
+            case .unknownApp: throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: error.detail)
+            case .connectionFailed: throw HTTPProblem(status: .serviceUnavailable, code: "not-connected", title: "SDL Core is not connected", detail: error.detail)
+            default: throw HTTPProblem(status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed", detail: error.detail)
+            }
+        }
+    }
+}

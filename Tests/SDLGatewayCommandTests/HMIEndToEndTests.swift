@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import HeadlessHMI
+import NIOCore
+import SDLProtocol
+import SDLTransport
+import Testing
+
+/// `sdl-gateway hmi`, the real executable, against a fake of Core's HMI WebSocket; its control
+/// API drives what the fake Core receives.
+@Suite("sdl-gateway hmi end to end")
+struct HMIEndToEndTests {
+    @Test("Registers with Core, activates a new app, and the control API's button press, command and distraction reach Core")
+    func controlReachesCore() async throws {
+        try ServeEndToEndTests.requireExecutable()
+        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
+        let port = try #require(server.channel.localAddress?.port)
+        let process = Process()
+        process.executableURL = ServeEndToEndTests.executable
+        process.arguments = ["hmi", "--core-hmi", "ws://127.0.0.1:\(port)", "--control", "127.0.0.1:0", "--auto-activate", "--log-level", "warning"]
+        process.environment = [:]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var printed = ""
+        while !printed.contains("HMI control API on http://") || !printed.hasSuffix("\n") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        let range = try #require(printed.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "\(printed)")
+        let control = String(printed[range])
+
+        try await server.executeThenClose { accepted in
+            var connections = accepted.makeAsyncIterator()
+            let acceptedConnection = try #require(try await connections.next())
+            let core = try #require(try await SDLWebSocketServer.upgraded(acceptedConnection))
+            try await core.executeThenClose { inbound, outbound in
+                var messages = inbound.makeAsyncIterator()
+                func next() async throws -> HMIMessage {
+                    let bytes = try #require(try await messages.next())
+                    return try HMIMessage(parsing: bytes.readableBytesView)
+                }
+                func send(_ message: HMIMessage) async throws {
+                    try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
+                }
+                // The message broker's part, then Core's.
+                var controllers: Int64 = 0
+                handshake: while true {
+                    switch try await next() {
+                    case .request(let id, "MB.registerComponent", _):
+                        controllers += 1
+                        try await send(.response(id: id, result: .int(1000 * controllers)))
+                    case .request(let id, "MB.subscribeTo", _):
+                        try await send(.response(id: id, result: "OK"))
+                    case .notification("BasicCommunication.OnReady", _):
+                        break handshake
+                    case let other:
+                        Issue.record("unexpected: \(other)")
+                    }
+                }
+                #expect(controllers == Int64(HeadlessHMI.components.count))
+                try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio"]]))
+                guard case .request(let activation, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
+                try await send(.response(id: activation, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
+
+                let status = try await Self.send(.GET, "\(control)/status")
+                #expect(status.body?["phase"] == "ready")
+                let apps = try await Self.send(.GET, "\(control)/apps")
+                #expect(apps.body?.arrayValue?.first?["appName"] == "Radio")
+
+                let pressed = try await Self.send(.POST, "\(control)/buttons/OK/press", json: ["appID": 7])
+                #expect(pressed.status == 200)
+                #expect(try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONDOWN", "appID": 7]))
+                #expect(try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONUP", "appID": 7]))
+                #expect(try await next() == .notification(method: "Buttons.OnButtonPress", params: ["name": "OK", "mode": "SHORT", "appID": 7]))
+
+                let command = try await Self.send(.POST, "\(control)/apps/7/commands/12", json: ["triggerSource": "VR"])
+                #expect(command.status == 200)
+                #expect(try await next() == .notification(method: "VR.OnCommand", params: ["cmdID": 12, "appID": 7]))
+
+                let distraction = try await Self.send(.PUT, "\(control)/driver-distraction", json: ["state": "DD_ON"])
+                #expect(distraction.body?["state"] == "DD_ON")
+                #expect(try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"]))
+
+                let unknown = try await Self.send(.PUT, "\(control)/apps/99/hmi", json: ["hmiLevel": "FULL"])
+                #expect(unknown.status == 404)
+                let badLevel = try await Self.send(.PUT, "\(control)/apps/7/hmi", json: ["hmiLevel": "HALF"])
+                #expect(badLevel.status == 422)
+            }
+        }
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("A TCP address for Core's HMI and a control API beyond loopback are refused at start")
+    func refusals() throws {
+        let tcp = try ServeEndToEndTests.runToExit(["hmi", "--core-hmi", "tcp://127.0.0.1:8087"], environment: [:])
+        #expect(tcp.status != 0 && tcp.errors.contains("ws://"), "\(tcp.errors)")
+        let open = try ServeEndToEndTests.runToExit(["hmi", "--control", "0.0.0.0:12346"], environment: [:])
+        #expect(open.status != 0 && open.errors.contains("--insecure"), "\(open.errors)")
+        let misspelt = try ServeEndToEndTests.runToExit(["hmi"], environment: ["SDL_HMI_COR": "ws://x"])
+        #expect(misspelt.status != 0 && misspelt.errors.contains("SDL_HMI_COR"), "\(misspelt.errors)")
+    }
+
+    static func send(_ method: HTTPMethod, _ url: String, json: SDLJSON? = nil) async throws -> (status: Int, body: SDLJSON?) {
+        try await ServeEndToEndTests.send(method, url, json: json)
+    }
+}
