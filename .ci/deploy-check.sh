@@ -52,8 +52,10 @@ grep -q "set SDL_GATEWAY_TOKENS first" "$work/compose-no-token.txt"
 export SDL_GATEWAY_TOKENS=compose-check-token-0123456789
 compose config > "$work/compose.yml"
 "$py" .ci/deploy_check.py compose "$work/compose.yml" browser core generic-hmi gateway
+"$py" .ci/deploy_check.py compose "$work/compose.yml" headless core hmi gateway
 "$py" .ci/deploy_check.py compose "$work/compose.yml" simulator gateway-simulator
 grep -q "SDL_GATEWAY_CORE: tcp://core:12345" "$work/compose.yml"
+grep -q "SDL_HMI_CORE: ws://core:8087" "$work/compose.yml"
 unset SDL_GATEWAY_TOKENS
 
 lap "Kubernetes manifests"
