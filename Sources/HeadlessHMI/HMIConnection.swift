@@ -1,3 +1,4 @@
+import HeadUnitSimulator
 import Logging
 import NIOCore
 import SDLProtocol
@@ -18,8 +19,17 @@ public final class HMIConnection: Service, Sendable {
     private let logger: Logger
     private let configuration: SDLTransportClient.Configuration
 
-    public init(address: SDLTransportAddress, hmi: HeadlessHMI, logger: Logger) {
+    /// The vehicle: the simulator's generated drive unless told otherwise; sampled every `vehicleInterval`.
+    private let drive: GeneratedDrive
+    private let vehicleInterval: Duration
+
+    public init(
+        address: SDLTransportAddress, hmi: HeadlessHMI, logger: Logger,
+        drive: GeneratedDrive = GeneratedDrive(), vehicleInterval: Duration = .milliseconds(100)
+    ) {
         self.address = address
+        self.drive = drive
+        self.vehicleInterval = vehicleInterval
         self.state = Mutex(hmi)
         self.logger = logger
         var configuration = SDLTransportClient.Configuration(connectTimeout: .seconds(5))
@@ -43,6 +53,29 @@ public final class HMIConnection: Service, Sendable {
 
     public func run() async throws {
         try await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.feedVehicleData() }
+                group.addTask { try await self.connectRepeatedly() }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Samples the drive every `vehicleInterval` and sends what Core subscribed to.
+    private func feedVehicleData() async throws {
+        let started = ContinuousClock.now
+        while !Task.isCancelled {
+            let messages = state.withLock { $0.vehicleSample(drive.sample(at: ContinuousClock.now - started).values) }
+            if !messages.isEmpty, let outbound = writer.withLock({ $0 }) {
+                try? await send(messages, to: outbound)
+            }
+            try? await Task.sleep(for: vehicleInterval)  // cancelled: the loop ends
+        }
+    }
+
+    private func connectRepeatedly() async throws {
+        do {
             var attempt = 0
             while !Task.isCancelled {
                 do {
@@ -62,7 +95,7 @@ public final class HMIConnection: Service, Sendable {
                 self.writer.withLock { $0 = nil }
                 attempt += 1
                 let delay = min(5.0, 0.1 * pow15(attempt - 1))
-                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))  // cancelled: the loop ends
             }
         }
     }

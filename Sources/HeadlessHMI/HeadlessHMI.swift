@@ -1,3 +1,4 @@
+import HeadUnitSimulator
 import SDLProtocol
 
 /// A headless HMI for SDL Core as a pure state machine: messages from Core's HMI WebSocket go in,
@@ -50,7 +51,10 @@ public struct HeadlessHMI: Sendable {
         case ready
     }
 
-    public let answers: HMIAnswers
+    public private(set) var answers: HMIAnswers
+    /// The vehicle data names Core subscribed to (`VehicleInfo.SubscribeVehicleData`, on behalf of
+    /// its apps): what ``vehicleSample(_:)`` sends on.
+    public private(set) var vehicleSubscriptions: Set<String> = []
     public var autoActivate: Bool
     public private(set) var phase: Phase = .disconnected
     public private(set) var apps: [Int64: App] = [:]
@@ -86,6 +90,7 @@ public struct HeadlessHMI: Sendable {
     public mutating func disconnected() {
         phase = .disconnected
         apps = [:]
+        vehicleSubscriptions = []
         awaiting = [:]
         registrations = [:]
     }
@@ -118,6 +123,15 @@ public struct HeadlessHMI: Sendable {
         let id = makeRequestID()
         awaiting[id] = "SDL.ActivateApp"
         return [.request(id: id, method: "SDL.ActivateApp", params: ["appID": .int(appID)])]
+    }
+
+    /// A new sample of the vehicle (the simulator's drive or a trace): kept for `GetVehicleData`,
+    /// and sent as `VehicleInfo.OnVehicleData` with the names Core subscribed to, when ready.
+    public mutating func vehicleSample(_ values: [String: SDLJSON]) -> [HMIMessage] {
+        answers.vehicleData.merge(values) { $1 }
+        let subscribed = values.filter { vehicleSubscriptions.contains($0.key) }
+        guard phase == .ready, !subscribed.isEmpty else { return [] }
+        return [.notification(method: "VehicleInfo.OnVehicleData", params: subscribed)]
     }
 
     /// Sends a notification of the HMI to Core (button presses, commands, driver distraction, …).
@@ -164,6 +178,10 @@ public struct HeadlessHMI: Sendable {
             }
         case "BasicCommunication.CloseApplication":
             if let appID { apps[appID]?.hmiLevel = "NONE" }
+        case "VehicleInfo.SubscribeVehicleData":
+            vehicleSubscriptions.formUnion(params.keys.filter { $0 != "appID" && SubscriptionVehicleData.dataTypes[$0] != nil })
+        case "VehicleInfo.UnsubscribeVehicleData":
+            vehicleSubscriptions.subtract(params.keys)
         default:
             break
         }

@@ -100,6 +100,42 @@ struct HMIConnectionTests {
         }
     }
 
+    @Test("The simulator's drive reaches Core as VehicleInfo.OnVehicleData once Core subscribes")
+    func vehicleData() async throws {
+        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
+        let port = try #require(server.channel.localAddress?.port)
+        let connection = HMIConnection(
+            address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: port),
+            hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
+            logger: Logger(label: "hmi-test"), vehicleInterval: .milliseconds(10)
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await connection.run() }
+            try await server.executeThenClose { accepted in
+                var connections = accepted.makeAsyncIterator()
+                let acceptedConnection = try #require(try await connections.next())
+                let channel = try #require(try await SDLWebSocketServer.upgraded(acceptedConnection))
+                try await channel.executeThenClose { inbound, outbound in
+                    var core = CoreSide(inbound: inbound.makeAsyncIterator(), outbound: outbound)
+                    _ = try await core.handshake()
+                    try await core.send(.request(id: 80, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "appID": 1]))
+                    #expect(try await core.next() == .response(id: 80, result: [
+                        "code": 0, "method": "VehicleInfo.SubscribeVehicleData", "speed": ["dataType": "VEHICLEDATA_SPEED", "resultCode": "SUCCESS"],
+                    ]))
+                    // Three samples in a row, each with the speed and nothing else.
+                    for _ in 0..<3 {
+                        guard case .notification("VehicleInfo.OnVehicleData", let params) = try await core.next() else {
+                            Issue.record("not OnVehicleData"); return
+                        }
+                        #expect(Array(params.keys) == ["speed"])
+                        #expect(params["speed"]?.doubleValue != nil)
+                    }
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
     @Test("Nothing to act on while Core is not connected: connectionFailed, not a hang")
     func notConnected() async throws {
         let connection = HMIConnection(

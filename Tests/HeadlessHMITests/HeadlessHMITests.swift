@@ -100,6 +100,20 @@ struct HeadlessHMITests {
         #expect(answers.answer(to: "VehicleInfo.GetVehicleData", params: ["speed": true, "appID": 1]).1 == ["speed": 42.5])
     }
 
+    @Test("Vehicle samples go to Core as VehicleInfo.OnVehicleData with only the subscribed names, once ready; unsubscribed, no more")
+    func vehicleNotifications() throws {
+        var hmi = Self.hmi()
+        #expect(hmi.vehicleSample(["speed": 10]).isEmpty, "nothing before the HMI is ready")
+        _ = try Self.ready(&hmi)
+        #expect(hmi.vehicleSample(["speed": 11]).isEmpty, "nothing before Core subscribes")
+        _ = try hmi.receive(.request(id: 70, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "rpm": true, "appID": 65537]))
+        #expect(hmi.vehicleSample(["speed": 12, "rpm": 900, "fuelLevel": 40])
+            == [.notification(method: "VehicleInfo.OnVehicleData", params: ["speed": 12, "rpm": 900])])
+        #expect(hmi.answers.answer(to: "VehicleInfo.GetVehicleData", params: ["fuelLevel": true]).1 == ["fuelLevel": 40])
+        _ = try hmi.receive(.request(id: 71, method: "VehicleInfo.UnsubscribeVehicleData", params: ["speed": true, "rpm": true]))
+        #expect(hmi.vehicleSample(["speed": 13]).isEmpty)
+    }
+
     @Test("Disconnected, the HMI forgets the apps and registers afresh on the next connection")
     func reconnect() throws {
         var hmi = Self.hmi()
