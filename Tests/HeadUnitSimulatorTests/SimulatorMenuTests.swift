@@ -26,6 +26,24 @@ struct SimulatorMenuTests {
         #expect(harness.invalidMessages(on: connection).isEmpty)
     }
 
+    @Test("The response to AddCommand, CreateInteractionChoiceSet, SetGlobalProperties and SubscribeVehicleData comes before its OnHashChange, as Core sends them", arguments: [
+        ("AddCommand", ["cmdID": 5, "menuParams": ["menuName": "Play"]] as SDLJSON),
+        ("CreateInteractionChoiceSet", ["interactionChoiceSetID": 9, "choiceSet": [["choiceID": 1, "menuName": "One"]]] as SDLJSON),
+        ("SetGlobalProperties", ["menuTitle": "Radio"] as SDLJSON),
+        ("SubscribeVehicleData", ["speed": true] as SDLJSON),
+    ] as [(String, SDLJSON)])
+    func hashChangeAfterResponse(function: String, parameters: SDLJSON) throws {
+        var (harness, connection, session) = HeadUnitHarness.withAppInFull()
+        let correlationID = harness.request(function, parameters, session: session, on: connection)
+        var order: [String] = []
+        for case .rpc(let header, let rpc) in harness.received[connection] ?? [] where header.sessionID == session {
+            if rpc.rpcType == .response, rpc.correlationID == correlationID { order.append("response") }
+            if rpc.rpcType == .notification, harness.catalog.functionName(forID: rpc.functionID) == "OnHashChange" { order.append("OnHashChange") }
+        }
+        #expect(harness.response(correlationID, on: connection)?.resultCode == "SUCCESS")
+        #expect(order == ["response", "OnHashChange"])
+    }
+
     @Test("AddCommand: an unknown parentID is INVALID_ID; a menuName twice in the same submenu is DUPLICATE_NAME, in another one fine")
     func addCommandParents() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()

@@ -134,8 +134,10 @@ extension HeadUnit {
         } else {
             reply = .success()
         }
-        guard case .result(let code, let info, let parameters) = reply else { return }
-        respond(to: sessionID, functionID: rpc.functionID, correlationID: rpc.correlationID, resultCode: code, info: info, parameters: parameters, now: now)
+        if case .result(let code, let info, let parameters) = reply {
+            respond(to: sessionID, functionID: rpc.functionID, correlationID: rpc.correlationID, resultCode: code, info: info, parameters: parameters, now: now)
+        }
+        sendPendingHashChanges(now: now)
     }
 
     /// Runs a timer's event.

@@ -26,6 +26,9 @@ public struct HeadUnit: Sendable {
     /// Persistent files survive an app's unregistration, by policy app id (SDL-PROTOCOL.md §c PutFile).
     var persistentFiles: [String: [String: StoredFile]] = [:]
     var hashCounter: UInt64 = 0
+    /// Sessions whose resumable data the request being handled changed: their OnHashChange goes
+    /// out after the response, as Core sends it (SDL-PROTOCOL.md §k).
+    var hashChangesPending: Set<UInt8> = []
     var timers = TimerQueue()
     public internal(set) var log: TrafficLog
     /// The current driver distraction state, `DD_OFF` or `DD_ON`.

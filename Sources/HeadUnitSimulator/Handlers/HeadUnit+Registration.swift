@@ -229,8 +229,19 @@ extension HeadUnit {
     }
 
     /// Resumable data changed (menus, choice sets, subscriptions, global properties): Core sends
-    /// OnHashChange with a new hash; apps keep the latest to resume with (SDL-PROTOCOL.md §k).
+    /// OnHashChange with a new hash after the request's response (``sendPendingHashChanges(now:)``);
+    /// apps keep the latest to resume with (SDL-PROTOCOL.md §k).
     mutating func resumableDataChanged(session sessionID: UInt8, now: NIODeadline) {
+        hashChangesPending.insert(sessionID)
+    }
+
+    /// The OnHashChange of every session whose resumable data changed, after the response.
+    mutating func sendPendingHashChanges(now: NIODeadline) {
+        for sessionID in hashChangesPending.sorted() { sendHashChange(session: sessionID, now: now) }
+        hashChangesPending = []
+    }
+
+    private mutating func sendHashChange(session sessionID: UInt8, now: NIODeadline) {
         guard var app = apps[sessionID] else { return }
         hashCounter &+= 1
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325

@@ -25,7 +25,7 @@ extension HeadUnit {
         return .later
     }
 
-    /// Answers now, then sends OnHashChange: Core updates the hash after its response.
+    /// Answers now; OnHashChange follows the response (Core updates the hash after it).
     mutating func respondThenHashChange(_ request: Request, _ code: String, info: String? = nil, parameters: [String: SDLJSON] = [:]) -> Reply {
         respond(
             to: request.sessionID, functionID: request.functionID, correlationID: request.correlationID,
