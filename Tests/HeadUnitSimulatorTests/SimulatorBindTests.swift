@@ -34,7 +34,13 @@ struct SimulatorBindTests {
     @Test("Listeners are served once; closed ones free their port and cannot be served")
     func servedOnce() async throws {
         let simulator = SimulatedHeadUnit(logger: Logger(label: "test"))
-        let bound = try await simulator.bind([.tcp()])
+        // A port outside the ephemeral range (32768–60999 on Linux), so that the other tests'
+        // port-0 binds, running in parallel, cannot take it between the close and the rebind.
+        var first: SimulatedHeadUnit.BoundListeners?
+        for _ in 0..<50 where first == nil {
+            first = try? await simulator.bind([.tcp(port: Int.random(in: 20_000..<30_000))])
+        }
+        let bound = try #require(first, "no free port between 20000 and 30000")
         let port = bound.ports[0]
         await bound.close()
         await #expect(throws: SimulatedHeadUnit.AlreadyServed.self) { try await simulator.run(bound) }

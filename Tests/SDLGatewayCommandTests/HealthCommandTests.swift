@@ -34,10 +34,17 @@ struct HealthCommandTests {
 
     @Test("Nothing listening: exit 1 naming the address")
     func nothingListening() async throws {
-        // A port that was free a moment ago.
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(channel.localAddress?.port)
-        try await channel.close()
+        // A port that was free a moment ago, outside the ephemeral range that parallel tests' port-0
+        // binds draw from, so nobody takes it before the command asks it.
+        var free: Int?
+        for _ in 0..<50 where free == nil {
+            let candidate = Int.random(in: 20_000..<30_000)
+            if let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: candidate).get() {
+                try await channel.close()
+                free = candidate
+            }
+        }
+        let port = try #require(free)
         let result = try ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)"])
         #expect(result.status == 1)
         #expect(result.output.contains("no answer from 127.0.0.1:\(port)"), "\(result.output)")
