@@ -60,7 +60,7 @@ extension HeadUnitHarness {
 struct SimulatorFileTests {
     static let quota = SimulatorProfile.defaultAppDirectoryQuota
 
-    @Test("A multi-frame PutFile is stored; ListFiles lists it; DeleteFile frees the space; an unknown file is REJECTED")
+    @Test("A multi-frame PutFile is stored; ListFiles lists it (no filenames once empty, as Core); DeleteFile frees the space; an unknown file is REJECTED with spaceAvailable")
     func putListDelete() {
         var (harness, connection, session) = FileSuiteSupport.harness()
         let put = harness.putFile("song.mp3", FileSuiteSupport.bytes(5000), session: session, on: connection, extra: ["fileType": "AUDIO_MP3"], mtu: 1000)
@@ -73,10 +73,14 @@ struct SimulatorFileTests {
         let delete = harness.call("DeleteFile", ["syncFileName": "song.mp3"], session: session, on: connection)
         #expect(delete?.resultCode == "SUCCESS")
         #expect(delete?.parameters["spaceAvailable"] == .int(Self.quota))
-        #expect(harness.call("ListFiles", session: session, on: connection)?.parameters["filenames"] == [])
+        let empty = harness.call("ListFiles", session: session, on: connection)
+        #expect(empty?.resultCode == "SUCCESS")
+        #expect(empty?.parameters["filenames"] == nil)
+        #expect(empty?.parameters["spaceAvailable"] == .int(Self.quota))
         let again = harness.call("DeleteFile", ["syncFileName": "song.mp3"], session: session, on: connection)
         #expect(again?.resultCode == "REJECTED")
         #expect(again?.success == false)
+        #expect(again?.parameters["spaceAvailable"] == .int(Self.quota))
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
     }
 

@@ -116,7 +116,10 @@ extension HeadUnit {
         if fileRequestLimitReached("ListFiles", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
         countFileRequest("ListFiles", session: request.sessionID)
         let names = app.files.filter { !$0.value.isSystemFile }.keys.sorted().prefix(1000)
-        return .success(["filenames": .array(names.map { .string($0) }), "spaceAvailable": .int(spaceAvailable(app))])
+        // Core 8.2 leaves filenames out when the app has no files (SDL-PROTOCOL.md §k).
+        var result: [String: SDLJSON] = ["spaceAvailable": .int(spaceAvailable(app))]
+        if !names.isEmpty { result["filenames"] = .array(names.map { .string($0) }) }
+        return .success(result)
     }
 
     mutating func deleteFile(_ request: Request) -> Reply {
@@ -124,7 +127,8 @@ extension HeadUnit {
         if fileRequestLimitReached("DeleteFile", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
         let name = request.parameters["syncFileName"]?.stringValue ?? ""
         guard let file = app.files[name], !file.isSystemFile else {
-            return .result("REJECTED", info: "File \(name) does not exist")
+            // Core 8.2 tells the space left even when it refuses (SDL-PROTOCOL.md §k).
+            return .result("REJECTED", info: "File \(name) does not exist", parameters: ["spaceAvailable": .int(spaceAvailable(app))])
         }
         app.files[name] = nil
         app.partialUploads[name] = nil
