@@ -23,6 +23,13 @@ struct SimulatorRegistrationTests {
         let status = harness.notifications("OnHMIStatus", session: session, on: connection)[0]
         #expect(status.parameters == ["hmiLevel": "NONE", "audioStreamingState": "NOT_AUDIBLE", "systemContext": "MAIN", "videoStreamingState": "NOT_STREAMABLE", "windowID": 0])
         #expect(status.correlationID == 0xFFFF_FFFF)
+        // Core's policy table enables lock-screen dismissal, with its en-us warning.
+        #expect(harness.notifications("OnDriverDistraction", session: session, on: connection)[0].parameters == [
+            "state": "DD_OFF", "lockScreenDismissalEnabled": true,
+            "lockScreenDismissalWarning": "Swipe down to dismiss, acknowledging that you are not the driver",
+        ])
+        let (other, _) = harness.register(appName: "Autre", appID: "autre-1", on: connection, extra: ["hmiDisplayLanguageDesired": "FR-CA"])
+        #expect(harness.notifications("OnDriverDistraction", session: other, on: connection)[0].parameters == ["state": "DD_OFF", "lockScreenDismissalEnabled": false])
         for notification in harness.notifications(session: session, on: connection) {
             let name = harness.catalog.functionName(forID: notification.functionID)!
             #expect(try harness.catalog.validate(notification.parameters, function: name, messageType: .notification).isEmpty, "\(name)")

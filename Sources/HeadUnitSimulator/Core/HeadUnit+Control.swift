@@ -89,7 +89,7 @@ extension HeadUnit {
         guard state != driverDistraction else { return takeActions() }
         driverDistraction = state
         for app in appList {
-            notify("OnDriverDistraction", ["state": .string(state)], to: app.sessionID, now: now)
+            notify("OnDriverDistraction", driverDistractionParameters(for: app), to: app.sessionID, now: now)
         }
         return takeActions()
     }

@@ -92,6 +92,25 @@ extension HeadUnit {
         return .later
     }
 
+    /// The lock-screen dismissal warning of Core 8.2's preloaded policy table (`consumer_friendly_messages`
+    /// LockScreenDismissalWarning), which has it in en-us only.
+    static let lockScreenDismissalWarnings = ["EN-US": "Swipe down to dismiss, acknowledging that you are not the driver"]
+
+    /// OnDriverDistraction as Core sends it: the state, and since its policy table enables lock-screen
+    /// dismissal (`lock_screen_dismissal_enabled`), `lockScreenDismissalEnabled` with the warning in the
+    /// app's display language, or `false` when the table has no warning in that language
+    /// (`ApplicationManagerImpl::SendDriverDistractionState`).
+    func driverDistractionParameters(for app: AppState) -> [String: SDLJSON] {
+        var params: [String: SDLJSON] = ["state": .string(driverDistraction)]
+        if let warning = Self.lockScreenDismissalWarnings[app.hmiDisplayLanguage] {
+            params["lockScreenDismissalEnabled"] = true
+            params["lockScreenDismissalWarning"] = .string(warning)
+        } else {
+            params["lockScreenDismissalEnabled"] = false
+        }
+        return params
+    }
+
     /// What Core sends after the RegisterAppInterface response, in the order seen on the wire
     /// (SDL-PROTOCOL.md §k): OnHMIStatus NONE, OnPermissionsChange, OnSystemRequest
     /// (LOCK_SCREEN_ICON_URL), OnDriverDistraction; then FULL when the HMI activates the app.
@@ -104,7 +123,7 @@ extension HeadUnit {
             ["requestType": "LOCK_SCREEN_ICON_URL", "url": .string(configuration.lockScreenIconURL)],
             to: sessionID, now: now
         )
-        notify("OnDriverDistraction", ["state": .string(driverDistraction)], to: sessionID, now: now)
+        notify("OnDriverDistraction", driverDistractionParameters(for: app), to: sessionID, now: now)
         if configuration.autoActivate || resumed?.hmiLevel == "FULL" {
             let delay = resumed == nil ? configuration.autoActivateDelay : .milliseconds(500)
             _ = timers.schedule(at: now + delay, .activate(session: sessionID))
