@@ -17,6 +17,8 @@ struct SimulatorRegistrationTests {
         #expect(response.functionID == 1)
         #expect(response.parameters["displayCapabilities"] != nil)
         #expect(response.parameters["vehicleType"]?["make"] == "SDL")
+        // Core's SupportedDiagModes (smartDeviceLink.ini: 0x01, 0x02, 0x03, 0x05, 0x06, 0x07, 0x09, 0x0A, 0x18, 0x19, 0x22, 0x3E).
+        #expect(response.parameters["supportedDiagModes"] == [1, 2, 3, 5, 6, 7, 9, 10, 24, 25, 34, 62])
         #expect(try harness.catalog.validate(response.parameters, function: "RegisterAppInterface", messageType: .response).isEmpty)
         let names = harness.notifications(session: session, on: connection).map { harness.catalog.functionName(forID: $0.functionID)! }
         #expect(names == ["OnHMIStatus", "OnPermissionsChange", "OnSystemRequest", "OnDriverDistraction"])
