@@ -21,6 +21,9 @@ struct SimulatorOptions: ParsableArguments {
     @Option(help: "A JSON capability profile replacing the built-in one.")
     var profile: String?
 
+    @Flag(help: "Send the JSON of every RPC pretty-printed with newlines and tabs, as SDL Core does (compact by default).")
+    var prettyJSON = false
+
     @Option(help: "Multiplies how long alerts, speech, sliders and interactions take (0.1 = ten times faster), above 0 and at most 1000. Default 1.")
     var timeScale: Double?
 
@@ -30,13 +33,13 @@ struct SimulatorOptions: ParsableArguments {
     }
 
     /// The variables of these options.
-    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE"]
+    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE", "SDL_SIMULATOR_PRETTY_JSON"]
     /// The keys of the config file's `"simulator"` object.
-    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale"]
+    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON"]
 
     /// The options given on the command line, by their flag (for "needs --simulate").
     var given: [String] {
-        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil)]
+        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON)]
             .filter(\.1).map(\.0)
     }
 
@@ -71,6 +74,11 @@ struct SimulatorOptions: ParsableArguments {
             }
             return policy
         }
+        let prettyFromFile = try file?["prettyJSON"].map { value in
+            guard let flag = value.boolValue else { throw ServeConfigFile.wrongType("simulator.prettyJSON", "a boolean (true or false)", value) }
+            return flag
+        }
+        let prettyFromEnvironment = try SettingsValue.bool(environment, "SDL_SIMULATOR_PRETTY_JSON")
         let traceFromFile = try fileString("trace")
         let profileFromFile = try fileString("profile")
         return Resolved(
@@ -78,7 +86,8 @@ struct SimulatorOptions: ParsableArguments {
             trace: trace ?? environment["SDL_SIMULATOR_TRACE"] ?? traceFromFile,
             traceSpeed: try number(traceSpeed, "--trace-speed", "SDL_SIMULATOR_TRACE_SPEED", "traceSpeed"),
             profile: profile ?? environment["SDL_SIMULATOR_PROFILE"] ?? profileFromFile,
-            timeScale: try number(timeScale, "--time-scale", "SDL_SIMULATOR_TIME_SCALE", "timeScale")
+            timeScale: try number(timeScale, "--time-scale", "SDL_SIMULATOR_TIME_SCALE", "timeScale"),
+            prettyJSON: prettyJSON || (prettyFromEnvironment ?? prettyFromFile ?? false)
         )
     }
 
@@ -89,12 +98,14 @@ struct SimulatorOptions: ParsableArguments {
         var traceSpeed: Double
         var profile: String?
         var timeScale: Double
+        var prettyJSON = false
 
         /// Sets them on `configuration`, reading the trace and the profile (checked against the
         /// configuration's catalog).
         func apply(to configuration: inout HeadUnitConfiguration) throws {
             configuration.policy = policy == .default ? .sdlDefault : .open
             configuration.timeScale = timeScale
+            configuration.prettyJSON = prettyJSON
             if let profile {
                 configuration.profile = try SimulatorProfile(contentsOfFile: profile, catalog: configuration.catalog)
             }

@@ -219,4 +219,19 @@ struct SimulatorRegistrationTests {
         harness.advance(by: .seconds(1))
         #expect(harness.notifications("OnDriverDistraction", session: session, on: connection).count == 16)
     }
+
+    @Test("--pretty-json: the JSON of every RPC goes out pretty-printed, as Core sends it, and means the same")
+    func prettyJSON() throws {
+        var configuration = HeadUnitConfiguration()
+        configuration.prettyJSON = true
+        var pretty = HeadUnitHarness(configuration)
+        let connection = pretty.open()
+        let (_, response) = pretty.register(on: connection)
+        var compact = HeadUnitHarness()
+        let (_, plain) = compact.register(on: compact.open())
+        #expect(response.parameters == plain.parameters)
+        let rpcFrames = (pretty.frames[connection] ?? []).filter { $0.header.frameType != .control }
+        let texts = rpcFrames.map { String(decoding: $0.payload.readableBytesView.dropFirst(12), as: UTF8.self) }
+        #expect(!texts.isEmpty && texts.allSatisfy { $0.hasPrefix("{\n\t\"") }, "\(texts.first ?? "")")
+    }
 }

@@ -133,6 +133,18 @@ struct ServeEndToEndTests {
         print("sdl-gateway serve shut down in \(took)")
     }
 
+    @Test("serve --simulate --pretty-json: the gateway's app session reads Core-style pretty JSON (registration, Show)")
+    func prettyJSONHeadUnit() async throws {
+        try Self.requireExecutable()
+        let server = try Server.start(["--pretty-json"])
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let created = try await Self.send(.POST, "\(server.baseURL)/v1/apps", json: ["id": "pretty", "appName": "Pretty", "appID": "pretty-1"])
+        #expect(created.status == 201)
+        #expect(created.body?["connection"] == "registered")
+        let shown = try await Self.send(.POST, "\(server.baseURL)/v1/apps/pretty/rpc/Show", json: ["mainField1": "Tabs"])
+        #expect(shown.body?["resultCode"] == "SUCCESS")
+    }
+
     @Test("--log-format json: every line on standard output is one JSON object, the announcements and app logs included; SIGTERM ends it")
     func jsonLogLines() async throws {
         try Self.requireExecutable()

@@ -14,7 +14,7 @@ extension HeadUnit {
     mutating func send(_ rpc: SDLRPCMessage, to sessionID: UInt8, now: NIODeadline) {
         guard var session = sessions[sessionID] else { return }
         var payload = ByteBuffer()
-        payload.writeSDLRPCMessage(rpc)
+        payload.writeSDLRPCMessage(rpc, prettyJSON: configuration.prettyJSON)
         let message = SDLMessage(
             version: session.version,
             serviceType: rpc.bulkData == nil ? .rpc : .bulkData,

@@ -33,6 +33,9 @@ public struct HeadUnitConfiguration: Sendable {
     /// The URL of OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration: the SDL default
     /// policy table's `lock_screen_icon_url` endpoint.
     public var lockScreenIconURL: String
+    /// Sends the JSON of every RPC pretty-printed with newlines and tabs, as SDL Core does
+    /// (SDL-PROTOCOL.md §k), instead of compact; clients must read both.
+    public var prettyJSON = false
 
     public init(
         catalog: SDLCatalog = .builtIn,

@@ -25,6 +25,47 @@ extension SDLJSON {
         return bytes
     }
 
+    /// Pretty-printed JSON as SDL Core sends it (jsoncpp's styled writer, SDL-PROTOCOL.md §k): every
+    /// object and non-empty array on its own lines, members indented with tabs, `"key" : value`, keys
+    /// sorted. Parsers meet the same values as in ``serializedBytes()``, only with whitespace.
+    public func prettySerializedBytes() -> [UInt8] {
+        var bytes: [UInt8] = []
+        Self.writePretty(self, depth: 0, into: &bytes)
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    private static func writePretty(_ value: SDLJSON, depth: Int, into out: inout [UInt8]) {
+        func newline(_ depth: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x09, count: depth))
+        }
+        switch value {
+        case .array(let elements) where !elements.isEmpty:
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newline(depth + 1)
+                writePretty(element, depth: depth + 1, into: &out)
+            }
+            newline(depth)
+            out.append(UInt8(ascii: "]"))
+        case .object(let members) where !members.isEmpty:
+            out.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newline(depth + 1)
+                writeString(key, into: &out)
+                out.append(contentsOf: " : ".utf8)
+                writePretty(members[key]!, depth: depth + 1, into: &out)
+            }
+            newline(depth)
+            out.append(UInt8(ascii: "}"))
+        default:
+            write(value, into: &out)
+        }
+    }
+
     private static func write(_ value: SDLJSON, into out: inout [UInt8]) {
         switch value {
         case .null:

@@ -121,8 +121,8 @@ extension ByteBuffer {
 
     /// Writes a v2+ RPC message: binary header, compact JSON, bulk data. Returns the bytes written.
     @discardableResult
-    public mutating func writeSDLRPCMessage(_ message: SDLRPCMessage) -> Int {
-        let json = message.parameters.serializedBytes()
+    public mutating func writeSDLRPCMessage(_ message: SDLRPCMessage, prettyJSON: Bool = false) -> Int {
+        let json = prettyJSON ? message.parameters.prettySerializedBytes() : message.parameters.serializedBytes()
         var written = writeInteger(UInt32(message.rpcType.rawValue) << 28 | message.functionID, endianness: .big)
         written += writeInteger(message.correlationID, endianness: .big)
         written += writeInteger(UInt32(json.count), endianness: .big)
