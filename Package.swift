@@ -313,7 +313,9 @@ let package = Package(
             dependencies: [
                 "HTTPAPISupport",
                 "HeadUnitSimulator",
+                "HeadlessHMI",
                 "SDLProtocol",
+                "SDLTransport",
                 "SimulatorControl",
                 "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),

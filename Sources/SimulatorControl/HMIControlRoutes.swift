@@ -13,7 +13,7 @@ import SDLTransport
 /// - `POST /apps/{appID}/commands/{cmdID}` `{"triggerSource": "MENU"|"VR"}`: UI/VR.OnCommand
 /// - `POST /buttons/{name}/press` `{"mode", "appID", "customButtonID"}`: Buttons.OnButtonEvent/OnButtonPress
 /// - `GET`/`PUT /driver-distraction` `{"state": "DD_ON"}`: UI.OnDriverDistraction
-public struct HMIControlRoutes: Sendable {
+public struct HMIControlRoutes: ControlRoutes {
     public let connection: HMIConnection
 
     public init(connection: HMIConnection) {
@@ -26,13 +26,6 @@ public struct HMIControlRoutes: Sendable {
         APIOperation("POST", "apps/{appID}/commands/{cmdID}"), APIOperation("POST", "buttons/{name}/press"),
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
     ]
-
-    public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: ProblemMiddleware(operations: Self.operations.map { $0.mounted(at: "/") }))
-        add(to: router)
-        return router
-    }
 
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
         let connection = connection

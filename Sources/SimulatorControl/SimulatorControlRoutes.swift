@@ -6,7 +6,7 @@ import SDLProtocol
 
 /// The simulator's control API: JSON over HTTP, served on `simulate --control` and mounted at
 /// `/v1/simulator` by `serve --simulate`. Every path is in `openapi.yaml`.
-public struct SimulatorControlRoutes: Sendable {
+public struct SimulatorControlRoutes: ControlRoutes {
     /// Control bodies are small: an HMI change, a button, vehicle data, a fault.
     public static let maximumBodySize = 64 * 1024
     /// The longest response delay a fault may ask for: 10 minutes, in milliseconds.
@@ -42,15 +42,6 @@ public struct SimulatorControlRoutes: Sendable {
         APIOperation("GET", "log", query: ["limit"]), APIOperation("GET", "faults"), APIOperation("POST", "faults"),
         APIOperation("DELETE", "faults"), APIOperation("POST", "restart"), APIOperation("GET", "feed"), APIOperation("PUT", "feed"),
     ]
-
-    /// The standalone control API of `sdl-gateway simulate`: the routes at `/`, with every
-    /// refusal (an unknown path too) a problem+json answer.
-    public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: ProblemMiddleware(operations: Self.operations.map { $0.mounted(at: "/") }))
-        add(to: router)
-        return router
-    }
 
     /// Adds the routes to `router` (a router or a group such as `router.group("v1/simulator")`).
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {

@@ -1,0 +1,20 @@
+import HTTPAPISupport
+import Hummingbird
+
+/// A JSON control API (the simulator's, the headless HMI's): its operations as `openapi.yaml`
+/// would write them, and its routes, which it can add to any router or group.
+public protocol ControlRoutes: Sendable {
+    static var operations: [APIOperation] { get }
+    func add<Context: RequestContext>(to router: some RouterMethods<Context>)
+}
+
+extension ControlRoutes {
+    /// The standalone control API: the routes at `/`, with every refusal (an unknown path too)
+    /// a problem+json answer.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ProblemMiddleware(operations: Self.operations.map { $0.mounted(at: "/") }))
+        add(to: router)
+        return router
+    }
+}
