@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeadUnitSimulator
+import NIOCore
 import SDLProtocol
 import SDLSpec
 
@@ -27,19 +28,22 @@ struct SimulatorOptions: ParsableArguments {
     @Option(help: "Multiplies how long alerts, speech, sliders and interactions take (0.1 = ten times faster), above 0 and at most 1000. Default 1.")
     var timeScale: Double?
 
+    @Option(help: "Milliseconds after a resumed registration before the app is back in FULL (SDL Core's ApplicationResumingTimeout), 0…60000. Default 3000.")
+    var resumingTimeout: Int?
+
     enum Policy: String, CaseIterable, ExpressibleByArgument {
         case open
         case `default`
     }
 
     /// The variables of these options.
-    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE", "SDL_SIMULATOR_PRETTY_JSON"]
+    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE", "SDL_SIMULATOR_PRETTY_JSON", "SDL_SIMULATOR_RESUMING_TIMEOUT"]
     /// The keys of the config file's `"simulator"` object.
-    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON"]
+    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON", "resumingTimeout"]
 
     /// The options given on the command line, by their flag (for "needs --simulate").
     var given: [String] {
-        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON)]
+        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON), ("--resuming-timeout", resumingTimeout != nil)]
             .filter(\.1).map(\.0)
     }
 
@@ -79,6 +83,18 @@ struct SimulatorOptions: ParsableArguments {
             return flag
         }
         let prettyFromEnvironment = try SettingsValue.bool(environment, "SDL_SIMULATOR_PRETTY_JSON")
+        let resumingFromEnvironment = try environment["SDL_SIMULATOR_RESUMING_TIMEOUT"].map { text in
+            guard let milliseconds = Int(text) else { throw ValidationError("SDL_SIMULATOR_RESUMING_TIMEOUT=\(text) is not a whole number of milliseconds.") }
+            return milliseconds
+        }
+        let resumingFromFile = try file?["resumingTimeout"].map { value in
+            guard let milliseconds = value.intValue else { throw ServeConfigFile.wrongType("simulator.resumingTimeout", "a whole number of milliseconds", value) }
+            return Int(clamping: milliseconds)
+        }
+        let resuming = resumingTimeout ?? resumingFromEnvironment ?? resumingFromFile ?? 3000
+        guard (0...60_000).contains(resuming) else {
+            throw ValidationError("--resuming-timeout (SDL_SIMULATOR_RESUMING_TIMEOUT, \"simulator.resumingTimeout\") must be 0…60000 ms (got \(resuming)).")
+        }
         let traceFromFile = try fileString("trace")
         let profileFromFile = try fileString("profile")
         return Resolved(
@@ -87,7 +103,8 @@ struct SimulatorOptions: ParsableArguments {
             traceSpeed: try number(traceSpeed, "--trace-speed", "SDL_SIMULATOR_TRACE_SPEED", "traceSpeed"),
             profile: profile ?? environment["SDL_SIMULATOR_PROFILE"] ?? profileFromFile,
             timeScale: try number(timeScale, "--time-scale", "SDL_SIMULATOR_TIME_SCALE", "timeScale"),
-            prettyJSON: prettyJSON || (prettyFromEnvironment ?? prettyFromFile ?? false)
+            prettyJSON: prettyJSON || (prettyFromEnvironment ?? prettyFromFile ?? false),
+            resumingTimeout: resuming
         )
     }
 
@@ -99,6 +116,8 @@ struct SimulatorOptions: ParsableArguments {
         var profile: String?
         var timeScale: Double
         var prettyJSON = false
+        /// Milliseconds: ``HeadUnitConfiguration/resumingTimeout``.
+        var resumingTimeout = 3000
 
         /// Sets them on `configuration`, reading the trace and the profile (checked against the
         /// configuration's catalog).
@@ -106,6 +125,7 @@ struct SimulatorOptions: ParsableArguments {
             configuration.policy = policy == .default ? .sdlDefault : .open
             configuration.timeScale = timeScale
             configuration.prettyJSON = prettyJSON
+            configuration.resumingTimeout = .milliseconds(Int64(resumingTimeout))
             if let profile {
                 configuration.profile = try SimulatorProfile(contentsOfFile: profile, catalog: configuration.catalog)
             }

@@ -163,7 +163,10 @@ struct SimulatorSubscriptionTests {
         let (second, resumed, response) = Self.reconnect(&harness, hashID: latest)
         #expect(response.resultCode == "SUCCESS")
         #expect(response.parameters["info"] == "Data resumption successful")
-        harness.advance(by: .seconds(1))
+        // Core gives the level back after ApplicationResumingTimeout (3000 ms), not before.
+        harness.advance(by: .milliseconds(2900))
+        #expect(harness.unit.apps[resumed]?.hmiLevel == "NONE")
+        harness.advance(by: .milliseconds(200))
         #expect(harness.unit.apps[resumed]?.hmiLevel == "FULL")
         harness.advance(by: .seconds(20))  // the generated drive leaves PARK after 13.5 s
         let again = harness.call("SubscribeVehicleData", ["speed": true], session: resumed, on: second)

@@ -209,6 +209,11 @@ struct ServeSettingsTests {
         #expect(fromEnvironment.headUnit == .init(policy: .open, trace: nil, traceSpeed: 4, profile: "env.json", timeScale: 0.25))
         let fromCommandLine = try Self.settings(["--config", file, "--time-scale", "2"], environment: environment)
         #expect(fromCommandLine.headUnit?.timeScale == 2)
+        #expect(defaults.headUnit?.resumingTimeout == 3000)
+        let resuming = try Self.configFile(#"{"simulate": true, "simulator": {"resumingTimeout": 1500}}"#)
+        #expect(try Self.settings(["--config", resuming]).headUnit?.resumingTimeout == 1500)
+        #expect(try Self.settings(["--config", resuming], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "0"]).headUnit?.resumingTimeout == 0)
+        #expect(try Self.settings(["--config", resuming, "--resuming-timeout", "250"]).headUnit?.resumingTimeout == 250)
     }
 
     @Test("Simulator options are refused without the simulator, out of range, misspelt or of the wrong type, naming them")
@@ -226,6 +231,8 @@ struct ServeSettingsTests {
         #expect(refusal(["--policy", "default"])?.contains("--policy is an option of the simulator: add --simulate") == true)
         #expect(refusal(["--config", try Self.configFile(#"{"simulator": {"timeScale": 2}}"#)])?.contains("the simulator is off") == true)
         #expect(refusal(["--simulate", "--time-scale", "0"])?.contains("--time-scale") == true)
+        #expect(refusal(["--simulate", "--resuming-timeout", "60001"])?.contains("must be 0…60000 ms") == true)
+        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "3s"])?.contains("not a whole number of milliseconds") == true)
         #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_TRACE_SPEED": "fast"])?.contains("SDL_SIMULATOR_TRACE_SPEED=fast is not a number") == true)
         #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_TIMESCALE": "2"])?.contains("did you mean SDL_SIMULATOR_TIME_SCALE?") == true)
         #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_POLICY": "closed"])?.contains("open, default") == true)

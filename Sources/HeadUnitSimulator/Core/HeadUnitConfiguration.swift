@@ -36,6 +36,10 @@ public struct HeadUnitConfiguration: Sendable {
     /// Sends the JSON of every RPC pretty-printed with newlines and tabs, as SDL Core does
     /// (SDL-PROTOCOL.md §k), instead of compact; clients must read both.
     public var prettyJSON = false
+    /// `ApplicationResumingTimeout` of smartDeviceLink.ini: how long after a resumed registration
+    /// the app gets its FULL level back (3000 ms; a real Core 8.2 was measured at 3.01 s,
+    /// SDL-PROTOCOL.md §k). Not scaled by ``timeScale``: it is Core's setting, not the driver's.
+    public var resumingTimeout: TimeAmount = .milliseconds(3000)
 
     public init(
         catalog: SDLCatalog = .builtIn,

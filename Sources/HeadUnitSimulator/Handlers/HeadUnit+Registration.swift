@@ -113,7 +113,9 @@ extension HeadUnit {
 
     /// What Core sends after the RegisterAppInterface response, in the order seen on the wire
     /// (SDL-PROTOCOL.md §k): OnHMIStatus NONE, OnPermissionsChange, OnSystemRequest
-    /// (LOCK_SCREEN_ICON_URL), OnDriverDistraction; then FULL when the HMI activates the app.
+    /// (LOCK_SCREEN_ICON_URL), OnDriverDistraction; then FULL when the HMI activates the app
+    /// (`autoActivate`, for apps registering anew) or, for an app resumed in FULL, when Core's
+    /// resumption gives it back after ``HeadUnitConfiguration/resumingTimeout``.
     mutating func afterRegistration(_ sessionID: UInt8, resumed: AppState?, now: NIODeadline) {
         guard let app = apps[sessionID] else { return }
         sendHMIStatus(app, now: now)
@@ -124,9 +126,12 @@ extension HeadUnit {
             to: sessionID, now: now
         )
         notify("OnDriverDistraction", driverDistractionParameters(for: app), to: sessionID, now: now)
-        if configuration.autoActivate || resumed?.hmiLevel == "FULL" {
-            let delay = resumed == nil ? configuration.autoActivateDelay : .milliseconds(500)
-            _ = timers.schedule(at: now + delay, .activate(session: sessionID))
+        // A resumed app gets its FULL back from Core's resumption, after ApplicationResumingTimeout;
+        // a new one from the HMI when it activates new apps.
+        if resumed?.hmiLevel == "FULL" {
+            _ = timers.schedule(at: now + configuration.resumingTimeout, .activate(session: sessionID))
+        } else if configuration.autoActivate && resumed == nil {
+            _ = timers.schedule(at: now + configuration.autoActivateDelay, .activate(session: sessionID))
         }
     }
 
