@@ -42,19 +42,21 @@ public final class HMIConnection: Service, Sendable {
 
     /// Applies a change to the HMI (activate an app, a notification to send) and sends what it returns.
     /// Throws ``HMIError`` `connectionFailed` when Core is not connected.
-    public func perform(_ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]) async throws {
+    @discardableResult
+    public func perform(_ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]) async throws -> [HMIMessage] {
         let messages = try state.withLock { hmi throws(HMIError) in
             guard hmi.phase == .ready else { throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))") }
             return try change(&hmi)
         }
         guard let outbound = writer.withLock({ $0 }) else { throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))") }
         try await send(messages, to: outbound)
+        return messages
     }
 
     public func run() async throws {
         try await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await self.feedVehicleData() }
+                group.addTask { try await self.tick() }
                 group.addTask { try await self.connectRepeatedly() }
                 try await group.next()
                 group.cancelAll()
@@ -62,11 +64,14 @@ public final class HMIConnection: Service, Sendable {
         }
     }
 
-    /// Samples the drive every `vehicleInterval` and sends what Core subscribed to.
-    private func feedVehicleData() async throws {
+    /// Every `vehicleInterval`: samples the drive and sends what Core subscribed to, and answers
+    /// the interactions whose time ran out (so they end within one interval of their deadline).
+    private func tick() async throws {
         let started = ContinuousClock.now
         while !Task.isCancelled {
-            let messages = state.withLock { $0.vehicleSample(drive.sample(at: ContinuousClock.now - started).values) }
+            let messages = state.withLock { hmi in
+                hmi.expireInteractions(now: .now()) + hmi.vehicleSample(drive.sample(at: ContinuousClock.now - started).values)
+            }
             if !messages.isEmpty, let outbound = writer.withLock({ $0 }) {
                 try? await send(messages, to: outbound)
             }
@@ -112,7 +117,7 @@ public final class HMIConnection: Service, Sendable {
                     logger.trace("from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")"])
                     let (before, answers, after) = try state.withLock { hmi throws(HMIError) in
                         let before = hmi.phase
-                        let answers = try hmi.receive(parsed)
+                        let answers = try hmi.receive(parsed, now: .now())
                         return (before, answers, hmi.phase)
                     }
                     replies = answers

@@ -76,6 +76,15 @@ public enum HMIMessage: Sendable, Hashable {
         }
     }
 
+    /// The method this message answers, when it is an answer to one of Core's requests.
+    public var answeredMethod: String? {
+        switch self {
+        case .response(_, let result): result["method"]?.stringValue
+        case .error(_, _, _, let method): method
+        default: nil
+        }
+    }
+
     /// The answer to a request of Core: `result` with `code` and `method`, and `params` beside them.
     public static func answer(id: Int64, method: String, code: HMIResult = .success, params: [String: SDLJSON] = [:]) -> HMIMessage {
         guard code.isSuccessful else {
@@ -97,6 +106,8 @@ public struct HMIError: Error, Sendable, Hashable, CustomStringConvertible {
         case connectionFailed
         case unknownApp
         case invalidValue
+        /// The control API answers an interaction, but the app shows none.
+        case noOpenInteraction
     }
 
     public var code: Code

@@ -1,4 +1,5 @@
 import HeadUnitSimulator
+import NIOCore
 import SDLProtocol
 
 /// A headless HMI for SDL Core as a pure state machine: messages from Core's HMI WebSocket go in,
@@ -12,7 +13,9 @@ import SDLProtocol
 /// 3. answers every request Core sends: `IsReady`, capabilities, languages, system information and
 ///    vehicle type from the profile (``HMIAnswers``), everything else SUCCESS with what the method
 ///    needs (``HMIAnswers/answer(to:params:)``);
-/// 4. keeps the list of registered apps from `BasicCommunication.OnAppRegistered` and
+/// 4. holds the requests a driver answers (alerts, speech, sliders, choices) until their time runs
+///    out or the control API answers them (``answerInteraction(appID:_:)``, ``expireInteractions(now:)``);
+/// 5. keeps the list of registered apps from `BasicCommunication.OnAppRegistered` and
 ///    `OnAppUnregistered`, and with `autoActivate` asks Core to activate each new one
 ///    (`SDL.ActivateApp`), as a driver tapping it would.
 public struct HeadlessHMI: Sendable {
@@ -56,6 +59,10 @@ public struct HeadlessHMI: Sendable {
     /// its apps): what ``vehicleSample(_:)`` sends on.
     public private(set) var vehicleSubscriptions: Set<String> = []
     public var autoActivate: Bool
+    /// Multiplies how long alerts, speech, sliders and choices wait (0.1 = ten times faster).
+    public var timeScale: Double
+    /// Core's requests waiting for the driver, by request id.
+    public internal(set) var interactions: [Int64: HMIInteraction] = [:]
     public private(set) var phase: Phase = .disconnected
     public private(set) var apps: [Int64: App] = [:]
     /// The last driver distraction state sent (`UI.OnDriverDistraction`).
@@ -67,9 +74,10 @@ public struct HeadlessHMI: Sendable {
     /// What this HMI asked of Core and awaits, by request id.
     private var awaiting: [Int64: String] = [:]
 
-    public init(answers: HMIAnswers, autoActivate: Bool = false) {
+    public init(answers: HMIAnswers, autoActivate: Bool = false, timeScale: Double = 1) {
         self.answers = answers
         self.autoActivate = autoActivate
+        self.timeScale = timeScale
     }
 
     /// The WebSocket is open: register the components.
@@ -77,6 +85,7 @@ public struct HeadlessHMI: Sendable {
         apps = [:]
         awaiting = [:]
         registrations = [:]
+        interactions = [:]
         nextRequestID = 1
         phase = .registering(pending: Set(Self.components))
         return Self.components.map { component in
@@ -91,12 +100,13 @@ public struct HeadlessHMI: Sendable {
         phase = .disconnected
         apps = [:]
         vehicleSubscriptions = []
+        interactions = [:]
         awaiting = [:]
         registrations = [:]
     }
 
-    /// A message from Core; what to send back.
-    public mutating func receive(_ message: HMIMessage) throws(HMIError) -> [HMIMessage] {
+    /// A message from Core at `now`; what to send back.
+    public mutating func receive(_ message: HMIMessage, now: NIODeadline = .now()) throws(HMIError) -> [HMIMessage] {
         switch message {
         case .response(let id, let result):
             if let component = registrations.removeValue(forKey: id) {
@@ -111,7 +121,7 @@ public struct HeadlessHMI: Sendable {
             if let id { awaiting.removeValue(forKey: id) }
             return []
         case .request(let id, let method, let params):
-            return answerRequest(id: id, method: method, params: params)
+            return answerRequest(id: id, method: method, params: params, now: now)
         case .notification(let method, let params):
             return notified(method, params: params)
         }
@@ -167,9 +177,20 @@ public struct HeadlessHMI: Sendable {
         return out
     }
 
-    private mutating func answerRequest(id: Int64, method: String, params: [String: SDLJSON]) -> [HMIMessage] {
+    private mutating func answerRequest(id: Int64, method: String, params: [String: SDLJSON], now: NIODeadline) -> [HMIMessage] {
         let appID = params["appID"]?.intValue
+        if Self.interactionFunctions[method] != nil {
+            return openInteraction(id: id, method: method, params: params, now: now)
+        }
         switch method {
+        case "UI.ClosePopUp":
+            let (closed, _) = abortInteraction(appID: appID, method: params["methodName"]?.stringValue, cancelID: nil)
+            return closed + [.answer(id: id, method: method)]
+        case "UI.CancelInteraction":
+            let target = params["functionID"]?.intValue.flatMap { Self.cancellableMethods[$0] }
+            guard let target else { return [.answer(id: id, method: method, code: .invalidID)] }
+            let (closed, found) = abortInteraction(appID: appID, method: target, cancelID: params["cancelID"]?.intValue)
+            return closed + [.answer(id: id, method: method, code: found ? .success : .ignored)]
         case "BasicCommunication.ActivateApp":
             if let appID { apps[appID]?.hmiLevel = params["level"]?.stringValue ?? "FULL" }
         case "UI.Show":

@@ -23,9 +23,10 @@ struct HMICommand: AsyncParsableCommand {
             default), keeps the list of apps and, with --auto-activate, activates each new app. It \
             connects again with backoff whenever Core is not there or restarts. The control API on \
             --control (JSON over HTTP, no tokens: loopback unless --insecure) activates apps, presses \
-            buttons, picks commands and sets driver distraction. Every option can also come from the \
+            buttons, picks commands, answers alerts, sliders and choices (which otherwise end after their \
+            duration or timeout, scaled by --time-scale) and sets driver distraction. Every option can also come from the \
             environment: SDL_HMI_CORE, SDL_HMI_CAPABILITIES, SDL_HMI_CONTROL, SDL_HMI_AUTO_ACTIVATE, \
-            SDL_HMI_INSECURE, SDL_HMI_LOG_LEVEL, SDL_HMI_LOG_FORMAT.
+            SDL_HMI_TIME_SCALE, SDL_HMI_INSECURE, SDL_HMI_LOG_LEVEL, SDL_HMI_LOG_FORMAT.
             """
     )
 
@@ -41,6 +42,9 @@ struct HMICommand: AsyncParsableCommand {
     @Flag(help: "Activate (FULL) each app as soon as Core registers it.")
     var autoActivate = false
 
+    @Option(help: "Multiplies how long alerts, speech, sliders and choices wait for the driver (0.1 = ten times faster), above 0 and at most 1000. Default 1.")
+    var timeScale: Double?
+
     @Flag(help: "Allow the control API, which has no tokens, to listen beyond loopback.")
     var insecure = false
 
@@ -52,7 +56,7 @@ struct HMICommand: AsyncParsableCommand {
 
     static let variables = [
         "SDL_HMI_CORE", "SDL_HMI_CAPABILITIES", "SDL_HMI_CONTROL", "SDL_HMI_AUTO_ACTIVATE", "SDL_HMI_INSECURE", "SDL_HMI_LOG_LEVEL",
-        "SDL_HMI_LOG_FORMAT",
+        "SDL_HMI_LOG_FORMAT", "SDL_HMI_TIME_SCALE",
     ]
 
     /// The settings, from the command line, else the environment, else the defaults.
@@ -61,6 +65,7 @@ struct HMICommand: AsyncParsableCommand {
         var control: HostPort
         var profile: SimulatorProfile
         var autoActivate: Bool
+        var timeScale: Double
         var logLevel: Logger.Level
         var logFormat: LogFormat
     }
@@ -88,9 +93,15 @@ struct HMICommand: AsyncParsableCommand {
                 throw ValidationError("--capabilities: \(error)")
             }
         }
+        let scale = try timeScale ?? environment["SDL_HMI_TIME_SCALE"].map { text in
+            guard let number = Double(text) else { throw ValidationError("SDL_HMI_TIME_SCALE=\(text) is not a number.") }
+            return number
+        } ?? 1
+        guard scale > 0, scale <= 1000 else { throw ValidationError("--time-scale (SDL_HMI_TIME_SCALE) must be above 0 and at most 1000 (got \(scale)).") }
         return Resolved(
             core: core, control: control, profile: profile,
             autoActivate: try autoActivate || SettingsValue.bool(environment, "SDL_HMI_AUTO_ACTIVATE") == true,
+            timeScale: scale,
             logLevel: try logLevel ?? SettingsValue.choice(environment, "SDL_HMI_LOG_LEVEL") ?? .info,
             logFormat: try logFormat ?? SettingsValue.choice(environment, "SDL_HMI_LOG_FORMAT") ?? .text
         )
@@ -104,7 +115,7 @@ struct HMICommand: AsyncParsableCommand {
         let announce: @Sendable (String) -> Void = settings.logFormat == .json ? JSONLogHandler.announce : announceLine
         let connection = HMIConnection(
             address: settings.core,
-            hmi: HeadlessHMI(answers: HMIAnswers(profile: settings.profile), autoActivate: settings.autoActivate),
+            hmi: HeadlessHMI(answers: HMIAnswers(profile: settings.profile), autoActivate: settings.autoActivate, timeScale: settings.timeScale),
             logger: logger
         )
         let control = settings.control

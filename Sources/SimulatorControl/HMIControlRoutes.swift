@@ -11,6 +11,8 @@ import SDLTransport
 /// - `GET /apps`, `GET /apps/{appID}`, `GET /apps/{appID}/screen` (its last `UI.Show`)
 /// - `PUT /apps/{appID}/hmi` `{"hmiLevel": "FULL"}`: SDL.ActivateApp; NONE, BACKGROUND, LIMITED
 /// - `POST /apps/{appID}/commands/{cmdID}` `{"triggerSource": "MENU"|"VR"}`: UI/VR.OnCommand
+/// - `POST /apps/{appID}/interaction` `{"choiceID", "sliderPosition", "result", "triggerSource", "text"}`:
+///   the driver answers the app's open alert, slider, speech or PerformInteraction
 /// - `POST /buttons/{name}/press` `{"mode", "appID", "customButtonID"}`: Buttons.OnButtonEvent/OnButtonPress
 /// - `GET`/`PUT /driver-distraction` `{"state": "DD_ON"}`: UI.OnDriverDistraction
 public struct HMIControlRoutes: ControlRoutes {
@@ -23,7 +25,8 @@ public struct HMIControlRoutes: ControlRoutes {
     public static let operations: [APIOperation] = [
         APIOperation("GET", "status"), APIOperation("GET", "apps"), APIOperation("GET", "apps/{appID}"),
         APIOperation("PUT", "apps/{appID}/hmi"), APIOperation("GET", "apps/{appID}/screen"),
-        APIOperation("POST", "apps/{appID}/commands/{cmdID}"), APIOperation("POST", "buttons/{name}/press"),
+        APIOperation("POST", "apps/{appID}/commands/{cmdID}"), APIOperation("POST", "apps/{appID}/interaction"),
+        APIOperation("POST", "buttons/{name}/press"),
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
     ]
 
@@ -45,7 +48,9 @@ public struct HMIControlRoutes: ControlRoutes {
             try Self.app(try Self.appID(context), connection).json
         }
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
-            ["show": .object(try Self.app(try Self.appID(context), connection).show)]
+            let appID = try Self.appID(context)
+            let hmi = connection.snapshot
+            return ["show": .object(try Self.app(appID, connection).show), "interactions": .array(hmi.interactions(ofApp: appID).map(\.json))]
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let appID = try Self.appID(context)
@@ -62,6 +67,17 @@ public struct HMIControlRoutes: ControlRoutes {
             guard source == "MENU" || source == "VR" else { throw HTTPProblem.invalidBody("triggerSource is MENU or VR") }
             try await Self.perform(connection) { hmi throws(HMIError) in try hmi.triggerCommand(appID: appID, commandID: commandID, voice: source == "VR") }
             return ["appID": .int(appID), "cmdID": .int(commandID), "triggerSource": .string(source)]
+        }
+        router.post("apps/:appID/interaction") { request, context -> SDLJSON in
+            let appID = try Self.appID(context)
+            let body = try await SimulatorControlRoutes.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
+            let answer = HMIInteractionAnswer(
+                choiceID: try SimulatorControlRoutes.int(body, "choiceID"), sliderPosition: try SimulatorControlRoutes.int(body, "sliderPosition"),
+                result: try SimulatorControlRoutes.string(body, "result"), triggerSource: try SimulatorControlRoutes.string(body, "triggerSource"),
+                text: try SimulatorControlRoutes.string(body, "text")
+            )
+            let sent = try await Self.perform(connection) { hmi throws(HMIError) in try hmi.answerInteraction(appID: appID, answer) }
+            return ["appID": .int(appID), "answered": .array(sent.compactMap { $0.answeredMethod.map { .string($0) } })]
         }
         router.post("buttons/:name/press") { request, context -> SDLJSON in
             let name = try context.parameters.decoded("name")
@@ -99,12 +115,15 @@ public struct HMIControlRoutes: ControlRoutes {
         return app
     }
 
-    static func perform(_ connection: HMIConnection, _ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]) async throws {
+    /// Applies `change` and returns what was sent to Core; HMIError as problems.
+    @discardableResult
+    static func perform(_ connection: HMIConnection, _ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]) async throws -> [HMIMessage] {
         do {
-            try await connection.perform(change)
+            return try await connection.perform(change)
         } catch let error as HMIError {
             switch error.code {
             case .unknownApp: throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: error.detail)
+            case .noOpenInteraction: throw HTTPProblem(status: .conflict, code: "no-open-interaction", title: "Nothing to answer", detail: error.detail)
             case .connectionFailed: throw HTTPProblem(status: .serviceUnavailable, code: "not-connected", title: "SDL Core is not connected", detail: error.detail)
             default: throw HTTPProblem(status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed", detail: error.detail)
             }

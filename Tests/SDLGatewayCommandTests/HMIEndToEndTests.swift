@@ -85,6 +85,22 @@ struct HMIEndToEndTests {
                 #expect(distraction.body?["state"] == "DD_ON")
                 #expect(try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"]))
 
+                // An alert waits for the driver: its context at once, the answer when the control API dismisses it.
+                try await send(.request(id: 500, method: "UI.Alert", params: ["appID": 7, "duration": 10000, "alertStrings": []]))
+                #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "ALERT", "appID": 7]))
+                let screen = try await Self.send(.GET, "\(control)/apps/7/screen")
+                #expect(screen.body?["interactions"]?.arrayValue?.first?["method"] == "UI.Alert")
+                let dismissed = try await Self.send(.POST, "\(control)/apps/7/interaction", json: [:])
+                #expect(dismissed.body?["answered"] == ["UI.Alert"])
+                #expect(try await next() == .answer(id: 500, method: "UI.Alert"))
+                #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "MAIN", "appID": 7]))
+                let nothing = try await Self.send(.POST, "\(control)/apps/7/interaction", json: [:])
+                #expect(nothing.status == 409)
+                // A slider nobody moves ends TIMED_OUT by itself (100 ms here).
+                try await send(.request(id: 501, method: "UI.Slider", params: ["appID": 7, "numTicks": 3, "position": 1, "timeout": 100]))
+                #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "HMI_OBSCURED", "appID": 7]))
+                #expect(try await next() == .answer(id: 501, method: "UI.Slider", code: .timedOut))
+
                 let unknown = try await Self.send(.PUT, "\(control)/apps/99/hmi", json: ["hmiLevel": "FULL"])
                 #expect(unknown.status == 404)
                 let badLevel = try await Self.send(.PUT, "\(control)/apps/7/hmi", json: ["hmiLevel": "HALF"])
@@ -102,6 +118,8 @@ struct HMIEndToEndTests {
         #expect(tcp.status != 0 && tcp.errors.contains("ws://"), "\(tcp.errors)")
         let open = try ServeEndToEndTests.runToExit(["hmi", "--control", "0.0.0.0:12346"], environment: [:])
         #expect(open.status != 0 && open.errors.contains("--insecure"), "\(open.errors)")
+        let scale = try ServeEndToEndTests.runToExit(["hmi", "--time-scale", "0"], environment: [:])
+        #expect(scale.status != 0 && scale.errors.contains("--time-scale"), "\(scale.errors)")
         let misspelt = try ServeEndToEndTests.runToExit(["hmi"], environment: ["SDL_HMI_COR": "ws://x"])
         #expect(misspelt.status != 0 && misspelt.errors.contains("SDL_HMI_COR"), "\(misspelt.errors)")
     }

@@ -54,8 +54,11 @@ extension HeadUnit {
         }
     }
 
-    /// How long the HMI shows or speaks the interaction before answering by itself, in ms.
-    static func duration(of function: String, parameters: SDLJSON) -> Int64 {
+    /// How long the HMI shows or speaks the interaction before answering by itself, in ms: an
+    /// Alert's `duration` (5000), speech at 60 ms a character (at least 1 s), a ScrollableMessage's
+    /// `timeout` (30000), a Slider's or PerformInteraction's `timeout` (10000). The mobile and the
+    /// HMI API name these parameters alike, so the headless HMI times Core's requests with it.
+    public static func duration(of function: String, parameters: SDLJSON) -> Int64 {
         switch function {
         case "Alert", "SubtleAlert":
             return parameters["duration"]?.intValue ?? 5000

@@ -1,0 +1,206 @@
+import HeadUnitSimulator
+import NIOCore
+import SDLProtocol
+
+/// A request of Core that the HMI answers later, as a driver would: an alert shown for its
+/// duration, speech spoken, a slider or a choice waiting for the driver (HMI_API.xml UI.Alert,
+/// UI.SubtleAlert, UI.ScrollableMessage, UI.Slider, UI.PerformInteraction, VR.PerformInteraction,
+/// TTS.Speak).
+public struct HMIInteraction: Sendable, Hashable {
+    /// The JSON-RPC id of Core's request, what the answer carries.
+    public var id: Int64
+    /// `UI.Alert`, `VR.PerformInteraction`, …
+    public var method: String
+    /// Core's HMI app id.
+    public var appID: Int64
+    public var params: [String: SDLJSON]
+    /// When the HMI answers by itself if nobody did before.
+    public var deadline: NIODeadline
+
+    /// The control API's view of it.
+    public var json: SDLJSON {
+        ["id": .int(id), "method": .string(method), "params": .object(params)]
+    }
+}
+
+/// What the driver answers through the control API (`POST /apps/{appID}/interaction`).
+public struct HMIInteractionAnswer: Sendable, Hashable {
+    /// PerformInteraction: the choice picked (one of the `choiceSet` Core sent).
+    public var choiceID: Int64?
+    /// Slider: the position picked (1…numTicks).
+    public var sliderPosition: Int64?
+    /// A result (`Common.Result` name) to end it with; SUCCESS when nil.
+    public var result: String?
+    /// PerformInteraction: MENU (the default) answers `UI.PerformInteraction`, VR answers `VR.PerformInteraction`.
+    public var triggerSource: String?
+    /// PerformInteraction with the KEYBOARD layout: what the driver typed.
+    public var text: String?
+
+    public init(choiceID: Int64? = nil, sliderPosition: Int64? = nil, result: String? = nil, triggerSource: String? = nil, text: String? = nil) {
+        self.choiceID = choiceID
+        self.sliderPosition = sliderPosition
+        self.result = result
+        self.triggerSource = triggerSource
+        self.text = text
+    }
+}
+
+/// Interactions: Core's requests that wait for the driver are held until their duration or
+/// timeout (the simulator's, `HeadUnit.duration(of:parameters:)`, scaled by `timeScale`) runs out,
+/// the control API answers them, or Core closes them (`UI.ClosePopUp`, `UI.CancelInteraction`).
+/// While a UI one is open the HMI tells Core the app's system context (`UI.OnSystemContext`
+/// ALERT or HMI_OBSCURED, MAIN again after it), as a screen covering the app would.
+extension HeadlessHMI {
+    /// The HMI methods answered later, with the mobile function whose duration they take.
+    static let interactionFunctions = [
+        "UI.Alert": "Alert", "UI.SubtleAlert": "SubtleAlert", "UI.ScrollableMessage": "ScrollableMessage", "UI.Slider": "Slider",
+        "UI.PerformInteraction": "PerformInteraction", "VR.PerformInteraction": "PerformInteraction", "TTS.Speak": "Speak",
+    ]
+
+    /// Core waits `DefaultTimeout` (10 s) for a TTS.Speak unless the HMI resets it; longer
+    /// speech is cut short so that Core does not answer the app GENERIC_ERROR first.
+    static let longestSpeech: Int64 = 9000
+
+    /// The system context a UI interaction puts its app in (HMI_API.xml `Common.SystemContext`).
+    static func systemContext(of method: String) -> String? {
+        switch method {
+        case "UI.Alert": "ALERT"
+        case "UI.ScrollableMessage", "UI.Slider", "UI.PerformInteraction": "HMI_OBSCURED"
+        default: nil
+        }
+    }
+
+    /// Holds one of Core's interaction requests; what to send now (the system context).
+    mutating func openInteraction(id: Int64, method: String, params: [String: SDLJSON], now: NIODeadline) -> [HMIMessage] {
+        let function = Self.interactionFunctions[method] ?? method
+        var milliseconds = HeadUnit.duration(of: function, parameters: .object(params))
+        if method == "TTS.Speak" { milliseconds = min(milliseconds, Self.longestSpeech) }
+        let scaled = Int64((Double(milliseconds) * timeScale).rounded())
+        let appID = params["appID"]?.intValue ?? 0
+        interactions[id] = HMIInteraction(id: id, method: method, appID: appID, params: params, deadline: now + .milliseconds(scaled))
+        guard let context = Self.systemContext(of: method) else { return [] }
+        return [notify("UI.OnSystemContext", ["systemContext": .string(context), "appID": .int(appID)])]
+    }
+
+    /// The earliest deadline of the open interactions, if any.
+    public var nextInteractionDeadline: NIODeadline? { interactions.values.map(\.deadline).min() }
+
+    /// Answers the interactions whose time ran out, as the HMI does when the driver did nothing:
+    /// alerts, messages and speech SUCCESS, sliders and choices TIMED_OUT.
+    public mutating func expireInteractions(now: NIODeadline) -> [HMIMessage] {
+        let due = interactions.values.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+        return due.flatMap { interaction -> [HMIMessage] in
+            let waits = ["UI.Slider", "UI.PerformInteraction", "VR.PerformInteraction"].contains(interaction.method)
+            return close(interaction.id, code: waits ? .timedOut : .success)
+        }
+    }
+
+    /// Ends an open interaction with `code`: the answer to Core, then MAIN for a UI one.
+    mutating func close(_ id: Int64, code: HMIResult, params: [String: SDLJSON] = [:]) -> [HMIMessage] {
+        guard let interaction = interactions.removeValue(forKey: id) else { return [] }
+        var out: [HMIMessage] = [.answer(id: id, method: interaction.method, code: code, params: params)]
+        if Self.systemContext(of: interaction.method) != nil,
+            !interactions.values.contains(where: { $0.appID == interaction.appID && Self.systemContext(of: $0.method) != nil })
+        {
+            out.append(notify("UI.OnSystemContext", ["systemContext": "MAIN", "appID": .int(interaction.appID)]))
+        }
+        return out
+    }
+
+    /// `UI.ClosePopUp` (Core closes what the app shows, e.g. after a VR choice) and
+    /// `UI.CancelInteraction` (the app's CancelInteraction): ends the app's matching UI interaction
+    /// ABORTED. Returns the answers to send before Core's request is answered, and whether one was open.
+    mutating func abortInteraction(appID: Int64?, method: String?, cancelID: Int64?) -> (messages: [HMIMessage], found: Bool) {
+        let matching = interactions.values.filter { interaction in
+            interaction.method.hasPrefix("UI.") && (appID == nil || interaction.appID == appID)
+                && (method == nil || interaction.method == method)
+                && (cancelID == nil || interaction.params["cancelID"]?.intValue == cancelID)
+        }.sorted { $0.id < $1.id }
+        return (matching.flatMap { close($0.id, code: .aborted) }, !matching.isEmpty)
+    }
+
+    /// The app's open interactions, oldest first.
+    public func interactions(ofApp appID: Int64) -> [HMIInteraction] {
+        interactions.values.filter { $0.appID == appID }.sorted { $0.id < $1.id }
+    }
+
+    /// The driver answers the app's open interaction (the control API): picks a choice (by touch,
+    /// MENU, or by voice, VR), types text, moves a slider, dismisses an alert, or ends it with a
+    /// result. A PerformInteraction has two parts: the one not picked from is ended ABORTED first,
+    /// as Core expects (it then takes the choice of the other).
+    public mutating func answerInteraction(appID: Int64, _ answer: HMIInteractionAnswer) throws(HMIError) -> [HMIMessage] {
+        guard apps[appID] != nil else { throw HMIError(.unknownApp, "Core has registered no app with HMI id \(appID)") }
+        let open = interactions(ofApp: appID)
+        guard !open.isEmpty else { throw HMIError(.noOpenInteraction, "App \(appID) shows no interaction") }
+        let code: HMIResult
+        if let name = answer.result {
+            guard let named = HMIResult.allCases.first(where: { $0.description == name }) else {
+                throw HMIError(.invalidValue, "result is a Common.Result name such as SUCCESS, ABORTED or TIMED_OUT, not \(name)")
+            }
+            code = named
+        } else {
+            code = .success
+        }
+        if let source = answer.triggerSource, !["MENU", "VR", "KEYBOARD"].contains(source) {
+            throw HMIError(.invalidValue, "triggerSource is MENU, VR or KEYBOARD, not \(source)")
+        }
+        if let choice = open.first(where: { $0.method.hasSuffix(".PerformInteraction") }) {
+            return try answerPerformInteraction(open.filter { $0.method.hasSuffix(".PerformInteraction") }, answer, code: code, choiceSet: choice)
+        }
+        // The one the driver sees: a UI interaction before speech.
+        let shown = open.first { $0.method.hasPrefix("UI.") } ?? open[0]
+        var params: [String: SDLJSON] = [:]
+        if shown.method == "UI.Slider" {
+            let ticks = shown.params["numTicks"]?.intValue ?? 26
+            let position = answer.sliderPosition ?? shown.params["position"]?.intValue ?? 1
+            guard (1...max(1, ticks)).contains(position) else { throw HMIError(.invalidValue, "sliderPosition must be 1…\(ticks)") }
+            params["sliderPosition"] = .int(position)
+        } else if answer.sliderPosition != nil || answer.choiceID != nil || answer.text != nil {
+            throw HMIError(.invalidValue, "The open \(shown.method) takes no choiceID, sliderPosition or text")
+        }
+        // An alert's speech ends with it.
+        let spoken = open.filter { $0.method == "TTS.Speak" && $0.id != shown.id }.flatMap { close($0.id, code: code == .success ? .success : .aborted) }
+        return close(shown.id, code: code, params: params) + spoken
+    }
+
+    private mutating func answerPerformInteraction(
+        _ parts: [HMIInteraction], _ answer: HMIInteractionAnswer, code: HMIResult, choiceSet: HMIInteraction
+    ) throws(HMIError) -> [HMIMessage] {
+        let ui = parts.first { $0.method == "UI.PerformInteraction" }
+        let vr = parts.first { $0.method == "VR.PerformInteraction" }
+        if answer.sliderPosition != nil { throw HMIError(.invalidValue, "A PerformInteraction takes no sliderPosition") }
+        var params: [String: SDLJSON] = [:]
+        var picked = answer.triggerSource == "VR" ? vr : (ui ?? vr)
+        if let text = answer.text {
+            guard let ui, ui.params["interactionLayout"]?.stringValue == "KEYBOARD" else {
+                throw HMIError(.invalidValue, "text answers a PerformInteraction with the KEYBOARD layout")
+            }
+            guard code.isSuccessful, answer.choiceID == nil else { throw HMIError(.invalidValue, "Typed text is answered alone, with a successful result") }
+            params["manualTextEntry"] = .string(text)
+            picked = ui
+        } else if let choiceID = answer.choiceID {
+            guard code.isSuccessful else { throw HMIError(.invalidValue, "A choice can only be answered with a successful result") }
+            // Choices said by voice live in Core's VR grammar, not in VR.PerformInteraction: with
+            // no UI choice set there is nothing to check against (Core checks it).
+            let offered = Self.choiceIDs(in: parts)
+            guard offered.isEmpty || offered.contains(choiceID) else {
+                throw HMIError(.invalidValue, "choiceID \(choiceID) is not among the choices shown (\(offered.sorted().map(String.init).joined(separator: ", ")))")
+            }
+            params["choiceID"] = .int(choiceID)
+        } else if code == .success {
+            throw HMIError(.invalidValue, "A successful PerformInteraction answer needs a choiceID or text")
+        }
+        guard let picked else { throw HMIError(.invalidValue, "The open PerformInteraction has no \(answer.triggerSource == "VR" ? "VR" : "UI") part") }
+        // The other part first, ABORTED: Core then waits for (and takes) the picked one.
+        let others = parts.filter { $0.id != picked.id }.flatMap { close($0.id, code: .aborted) }
+        return others + close(picked.id, code: code, params: params)
+    }
+
+    /// The HMI method of CancelInteraction's `functionID` (MOBILE_API.xml FunctionID).
+    static let cancellableMethods: [Int64: String] = [10: "UI.PerformInteraction", 12: "UI.Alert", 25: "UI.ScrollableMessage", 26: "UI.Slider", 64: "UI.SubtleAlert"]
+
+    /// The choice ids Core sent with a PerformInteraction (UI `choiceSet`, VR grammar choices).
+    static func choiceIDs(in parts: [HMIInteraction]) -> Set<Int64> {
+        Set(parts.flatMap { part in (part.params["choiceSet"]?.arrayValue ?? []).compactMap { $0["choiceID"]?.intValue } })
+    }
+}
