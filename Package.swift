@@ -131,6 +131,7 @@ let package = Package(
             dependencies: [
                 "HeadUnitSimulator",
                 "SDLProtocol",
+                "SDLSpec",
                 "SDLTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -54,13 +54,15 @@ public struct HeadlessHMI: Sendable {
         case ready
     }
 
-    public private(set) var answers: HMIAnswers
+    public internal(set) var answers: HMIAnswers
     /// The vehicle data names Core subscribed to (`VehicleInfo.SubscribeVehicleData`, on behalf of
     /// its apps): what ``vehicleSample(_:)`` sends on.
     public private(set) var vehicleSubscriptions: Set<String> = []
     public var autoActivate: Bool
     /// Multiplies how long alerts, speech, sliders and choices wait (0.1 = ten times faster).
     public var timeScale: Double
+    /// Vehicle data set through the control API, over the drive's (``overrideVehicleData(_:catalog:)``).
+    public internal(set) var vehicleOverrides: [String: SDLJSON] = [:]
     /// Core's requests waiting for the driver, by request id.
     public internal(set) var interactions: [Int64: HMIInteraction] = [:]
     public private(set) var phase: Phase = .disconnected
@@ -138,6 +140,7 @@ public struct HeadlessHMI: Sendable {
     /// A new sample of the vehicle (the simulator's drive or a trace): kept for `GetVehicleData`,
     /// and sent as `VehicleInfo.OnVehicleData` with the names Core subscribed to, when ready.
     public mutating func vehicleSample(_ values: [String: SDLJSON]) -> [HMIMessage] {
+        let values = values.merging(vehicleOverrides) { $1 }
         answers.vehicleData.merge(values) { $1 }
         let subscribed = values.filter { vehicleSubscriptions.contains($0.key) }
         guard phase == .ready, !subscribed.isEmpty else { return [] }

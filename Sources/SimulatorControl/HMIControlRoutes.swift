@@ -15,6 +15,8 @@ import SDLTransport
 ///   the driver answers the app's open alert, slider, speech or PerformInteraction
 /// - `POST /buttons/{name}/press` `{"mode", "appID", "customButtonID"}`: Buttons.OnButtonEvent/OnButtonPress
 /// - `GET`/`PUT /driver-distraction` `{"state": "DD_ON"}`: UI.OnDriverDistraction
+/// - `GET`/`PUT /vehicle-data` `{"speed": 0, "fuelLevel": null}`: overrides over the drive
+///   (`null` removes one); Core gets the subscribed ones as VehicleInfo.OnVehicleData
 public struct HMIControlRoutes: ControlRoutes {
     public let connection: HMIConnection
 
@@ -28,6 +30,7 @@ public struct HMIControlRoutes: ControlRoutes {
         APIOperation("POST", "apps/{appID}/commands/{cmdID}"), APIOperation("POST", "apps/{appID}/interaction"),
         APIOperation("POST", "buttons/{name}/press"),
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
+        APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
     ]
 
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
@@ -98,6 +101,19 @@ public struct HMIControlRoutes: ControlRoutes {
             guard let state = try SimulatorControlRoutes.string(body, "state") else { throw HTTPProblem.invalidBody("state is required") }
             try await Self.perform(connection) { hmi throws(HMIError) in try hmi.setDriverDistraction(state) }
             return ["state": .string(state)]
+        }
+        Self.addVehicleData(to: router, connection)
+    }
+
+    static func addVehicleData<Context: RequestContext>(to router: some RouterMethods<Context>, _ connection: HMIConnection) {
+        router.get("vehicle-data") { _, _ -> SDLJSON in
+            .object(connection.snapshot.vehicleData)
+        }
+        router.put("vehicle-data") { request, _ -> SDLJSON in
+            let body = try await SimulatorControlRoutes.body(request)
+            guard case .object(let values) = body else { throw HTTPProblem.invalidBody("the body must be an object of vehicle data") }
+            try await Self.perform(connection) { hmi throws(HMIError) in try hmi.overrideVehicleData(values) }
+            return .object(connection.snapshot.vehicleData)
         }
     }
 

@@ -119,4 +119,17 @@ struct HMIInteractionTests {
         hmi.disconnected()
         #expect(hmi.interactions.isEmpty)
     }
+
+    @Test("Vehicle data set by hand wins over the drive until removed with null, and reaches Core for the subscribed names")
+    func vehicleOverrides() throws {
+        var hmi = try Self.hmi()
+        _ = try hmi.receive(.request(id: 110, method: "VehicleInfo.SubscribeVehicleData", params: ["appID": .int(Self.appID), "speed": true]))
+        #expect { try hmi.overrideVehicleData(["speed": "fast"]) } throws: { ($0 as? HMIError)?.code == .invalidValue }
+        #expect(try hmi.overrideVehicleData(["speed": 0, "rpm": 900]) == [.notification(method: "VehicleInfo.OnVehicleData", params: ["speed": 0])])
+        #expect(hmi.vehicleSample(["speed": 50, "fuelLevel": 40]) == [.notification(method: "VehicleInfo.OnVehicleData", params: ["speed": 0])])
+        #expect(hmi.vehicleData["speed"] == 0 && hmi.vehicleData["rpm"] == 900 && hmi.vehicleData["fuelLevel"] == 40)
+        _ = try hmi.overrideVehicleData(["speed": .null, "rpm": .null])
+        #expect(hmi.vehicleData["rpm"] == nil)
+        #expect(hmi.vehicleSample(["speed": 50]) == [.notification(method: "VehicleInfo.OnVehicleData", params: ["speed": 50])])
+    }
 }

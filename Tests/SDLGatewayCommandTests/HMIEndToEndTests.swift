@@ -105,6 +105,22 @@ struct HMIEndToEndTests {
                 #expect(unknown.status == 404)
                 let badLevel = try await Self.send(.PUT, "\(control)/apps/7/hmi", json: ["hmiLevel": "HALF"])
                 #expect(badLevel.status == 422)
+
+                // Vehicle data set by hand reaches Core once it subscribed (the drive's samples come too).
+                try await send(.request(id: 502, method: "VehicleInfo.SubscribeVehicleData", params: ["appID": 7, "speed": true]))
+                var answered = false
+                for _ in 0..<50 where !answered { answered = try await next().answeredMethod == "VehicleInfo.SubscribeVehicleData" }
+                #expect(answered, "the subscription answered (samples of the drive may come first)")
+                let badSpeed = try await Self.send(.PUT, "\(control)/vehicle-data", json: ["speed": "fast"])
+                #expect(badSpeed.status == 422)
+                let set = try await Self.send(.PUT, "\(control)/vehicle-data", json: ["speed": 123.5])
+                #expect(set.body?["speed"] == 123.5)
+                var seen = false
+                for _ in 0..<50 where !seen {
+                    if case .notification("VehicleInfo.OnVehicleData", let params) = try await next(), params["speed"] == 123.5 { seen = true }
+                }
+                #expect(seen, "VehicleInfo.OnVehicleData with the speed set")
+                #expect(try await Self.send(.GET, "\(control)/vehicle-data").body?["speed"] == 123.5)
             }
         }
         process.terminate()
