@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Gateway
 import HeadUnitSimulator
+import HeadlessHMI
 import Logging
 import Metrics
 import NIOCore
@@ -20,10 +21,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the JSON REST, WebSocket and SSE API over SDL app sessions.",
         discussion: """
             Every option can also come from the environment (SDL_GATEWAY_LISTEN, SDL_GATEWAY_CORE, \
-            SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
+            SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_HMI, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
             SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_RECORD, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_LOG_FORMAT, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
             the simulator's options of --simulate take the variables of sdl-gateway simulate (SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, \
-            SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE, SDL_SIMULATOR_PRETTY_JSON) and the file's "simulator" object; \
+            SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE, SDL_SIMULATOR_PRETTY_JSON, SDL_SIMULATOR_RESUMING_TIMEOUT) and the file's "simulator" object; \
             the command line wins over the environment, which wins over the file. Settings are checked strictly: \
             an unknown key or SDL_GATEWAY_ variable, a value of the wrong type, or a boolean variable other than \
             1/0, true/false, yes/no or on/off stops start-up with a message naming it.
@@ -43,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "Run the head-unit simulator in-process (auto-activate, open policy) and use it as the head unit.")
     var simulate = false
+
+    @Option(help: "Run a headless HMI in-process on SDL Core's HMI WebSocket (ws://host:8087): Core serves apps without a browser HMI; it activates new apps and its control API is at /v1/hmi.")
+    var hmi: String?
 
     @OptionGroup(title: "Simulator (with --simulate)")
     var simulator: SimulatorOptions
@@ -106,6 +110,18 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             companion.routeGroups.append(
                 .unavailable(path: "v1/simulator", operations: SimulatorControlRoutes.operations, detail: "the simulator is off: its control API exists under sdl-gateway serve --simulate")
+            )
+        }
+        if let hmiAddress = settings.hmi {
+            let connection = HMIConnection(
+                address: hmiAddress, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default), autoActivate: true), logger: logger
+            )
+            announce("headless HMI for SDL Core at \(hmiAddress)")
+            companion.services.append(connection)
+            companion.routeGroups.append(HMIControlRoutes.gatewayRouteGroup(connection))
+        } else {
+            companion.routeGroups.append(
+                .unavailable(path: "v1/hmi", operations: HMIControlRoutes.operations, detail: "the headless HMI is off: its control API exists under sdl-gateway serve --hmi ws://CORE:8087")
             )
         }
         let listen = settings.listen

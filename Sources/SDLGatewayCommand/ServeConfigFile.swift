@@ -7,7 +7,7 @@ import SDLProtocol
 /// (booleans are JSON booleans, numbers JSON numbers). See `ServeSettings` for an example.
 struct ServeConfigFile {
     static let keys = [
-        "listen", "core", "allowedCores", "simulate", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "logFormat", "insecure",
+        "listen", "core", "allowedCores", "simulate", "hmi", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "logFormat", "insecure",
         "limits", "events", "apps", "simulator", "record",
     ]
     static let limitsKeys = [

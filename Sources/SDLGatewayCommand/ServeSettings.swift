@@ -28,13 +28,15 @@ struct ServeSettings {
     static let variables = [
         "SDL_GATEWAY_LISTEN", "SDL_GATEWAY_CORE", "SDL_GATEWAY_ALLOW_CORES", "SDL_GATEWAY_SIMULATE", "SDL_GATEWAY_CONFIG",
         "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL", "SDL_GATEWAY_LOG_FORMAT",
-        "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT", "SDL_GATEWAY_RECORD",
+        "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT", "SDL_GATEWAY_RECORD", "SDL_GATEWAY_HMI",
     ]
 
     var listen: HostPort
     var core: SDLTransportAddress
     var allowedCores: [SDLTransportAddress] = []
     var simulate: Bool
+    /// SDL Core's HMI WebSocket for the in-process headless HMI (`--hmi`), nil without it.
+    var hmi: SDLTransportAddress?
     /// The simulator's options with `simulate` (nil without it).
     var headUnit: SimulatorOptions.Resolved?
     var logLevel: Logger.Level
@@ -72,6 +74,15 @@ struct ServeSettings {
             throw ValidationError("\(option) is an option of the simulator: add --simulate (or use sdl-gateway simulate).")
         } else if simulatorSection != nil {
             throw ValidationError("config file: \"simulator\" sets the simulator's options, but the simulator is off: add \"simulate\": true or --simulate.")
+        }
+        if let hmiText = try setting(command.hmi, "SDL_GATEWAY_HMI", "hmi") {
+            do throws(SDLTransportError) {
+                hmi = try SDLTransportAddress(hmiText)
+            } catch {
+                throw ValidationError("--hmi: \(error.detail)")
+            }
+            guard hmi?.scheme != .tcp else { throw ValidationError("--hmi is SDL Core's HMI WebSocket, ws:// or wss:// (got \(hmiText))") }
+            guard !simulate else { throw ValidationError("--hmi drives a real SDL Core; the simulator (--simulate) has its own HMI: give one of them") }
         }
         let fileCores = try file.strings("allowedCores")
         let cores = !command.allowedCores.isEmpty ? command.allowedCores

@@ -19,9 +19,14 @@ import SDLTransport
 ///   (`null` removes one); Core gets the subscribed ones as VehicleInfo.OnVehicleData
 public struct HMIControlRoutes: ControlRoutes {
     public let connection: HMIConnection
+    /// The SDL appID of the gateway's app with this id (`serve --hmi`), so that a path takes the
+    /// gateway's app id where it takes Core's HMI app id.
+    let gatewayApp: @Sendable (String) -> String?
 
-    public init(connection: HMIConnection) {
+    /// - Parameter gatewayApp: the SDL appID of the gateway's app with this id, if any.
+    public init(connection: HMIConnection, gatewayApp: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.connection = connection
+        self.gatewayApp = gatewayApp
     }
 
     public static let operations: [APIOperation] = [
@@ -35,6 +40,7 @@ public struct HMIControlRoutes: ControlRoutes {
 
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
         let connection = connection
+        let routes = self
         router.get("status") { _, _ -> SDLJSON in
             let hmi = connection.snapshot
             let phase: String = switch hmi.phase {
@@ -48,22 +54,22 @@ public struct HMIControlRoutes: ControlRoutes {
             .array(connection.snapshot.apps.values.sorted { $0.appID < $1.appID }.map(\.json))
         }
         router.get("apps/:appID") { _, context -> SDLJSON in
-            try Self.app(try Self.appID(context), connection).json
+            try Self.app(try routes.appID(context), connection).json
         }
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
-            let appID = try Self.appID(context)
+            let appID = try routes.appID(context)
             let hmi = connection.snapshot
             return ["show": .object(try Self.app(appID, connection).show), "interactions": .array(hmi.interactions(ofApp: appID).map(\.json))]
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
-            let appID = try Self.appID(context)
+            let appID = try routes.appID(context)
             let body = try await SimulatorControlRoutes.body(request, allowed: ["hmiLevel"])
             guard let level = try SimulatorControlRoutes.string(body, "hmiLevel") else { throw HTTPProblem.invalidBody("hmiLevel is required") }
             try await Self.perform(connection) { hmi throws(HMIError) in try hmi.setHMILevel(appID: appID, level) }
             return try Self.app(appID, connection).json
         }
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
-            let appID = try Self.appID(context)
+            let appID = try routes.appID(context)
             guard let commandID = Int64(try context.parameters.decoded("cmdID")) else { throw HTTPProblem.invalidBody("cmdID must be an integer") }
             let body = try await SimulatorControlRoutes.body(request, optional: true, allowed: ["triggerSource"])
             let source = try SimulatorControlRoutes.string(body, "triggerSource") ?? "MENU"
@@ -72,7 +78,7 @@ public struct HMIControlRoutes: ControlRoutes {
             return ["appID": .int(appID), "cmdID": .int(commandID), "triggerSource": .string(source)]
         }
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
-            let appID = try Self.appID(context)
+            let appID = try routes.appID(context)
             let body = try await SimulatorControlRoutes.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
             let answer = HMIInteractionAnswer(
                 choiceID: try SimulatorControlRoutes.int(body, "choiceID"), sliderPosition: try SimulatorControlRoutes.int(body, "sliderPosition"),
@@ -117,11 +123,15 @@ public struct HMIControlRoutes: ControlRoutes {
         }
     }
 
-    static func appID(_ context: some RequestContext) throws -> Int64 {
-        guard let appID = Int64(try context.parameters.decoded("appID")) else {
-            throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: "apps are named by Core's HMI app id, an integer")
+    /// The HMI app id a path names: Core's HMI app id, else (under `serve --hmi`) the gateway's app
+    /// id of an app Core registered (matched by its SDL appID, Core's `policyAppID`).
+    func appID(_ context: some RequestContext) throws -> Int64 {
+        let named = try context.parameters.decoded("appID")
+        if let appID = Int64(named) { return appID }
+        if let sdlAppID = gatewayApp(named), let app = connection.snapshot.apps.values.first(where: { $0.policyAppID == sdlAppID }) {
+            return app.appID
         }
-        return appID
+        throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: "apps are named by Core's HMI app id (an integer) or the gateway's app id of an app Core registered")
     }
 
     static func app(_ appID: Int64, _ connection: HMIConnection) throws -> HeadlessHMI.App {

@@ -10,18 +10,18 @@ import SDLProtocol
 import Testing
 
 /// `openapi.yaml` and the gateway's routes describe the same set of operations (besides the
-/// simulator's, which SimulatorControlTests compare).
+/// simulator's and the headless HMI's, which SimulatorControlTests compare).
 @Suite("openapi.yaml matches the gateway's routes")
 struct OpenAPIContractTests {
     static let document = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("openapi.yaml")
 
-    /// `METHOD path ?query` for every operation outside `/v1/simulator`.
+    /// `METHOD path ?query` for every operation outside `/v1/simulator` and `/v1/hmi`.
     static func documentedOperations() throws -> Set<String> {
         Set(
             OpenAPIOperations.parse(try String(contentsOf: document, encoding: .utf8))
-                .filter { !$0.path.hasPrefix("/v1/simulator") }
+                .filter { !$0.path.hasPrefix("/v1/simulator") && !$0.path.hasPrefix("/v1/hmi/") }
                 .map(\.description)
         )
     }
@@ -34,11 +34,14 @@ struct OpenAPIContractTests {
         #expect(documented.subtracting(declared).sorted() == [], "documented but not declared")
     }
 
-    @Test("The routes the real routers register (the gateway's, its WebSocket upgrades and the simulator's group) are the document's operations")
+    @Test("The routes the real routers register (the gateway's, its WebSocket upgrades, the simulator's and the headless HMI's groups) are the document's operations")
     func registeredRoutes() throws {
         let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
         let gateway = GatewayRouter(
-            configuration: GatewayConfiguration(), apps: GatewayApps(logger: Logger(label: "test")), routeGroups: [GatewayHarness.simulatorRoutes(simulator)]
+            configuration: GatewayConfiguration(), apps: GatewayApps(logger: Logger(label: "test")), routeGroups: [
+                GatewayHarness.simulatorRoutes(simulator),
+                .unavailable(path: "v1/hmi", operations: HMIControlRoutes.operations, detail: "the headless HMI is off"),
+            ]
         )
         let documented = Set(OpenAPIOperations.parse(try String(contentsOf: Self.document, encoding: .utf8)).map { "\($0.method) \($0.path)" })
         // `GET /` is the public directory's index.html, served by the file middleware, not a route.

@@ -140,7 +140,94 @@ struct HMIEndToEndTests {
         #expect(misspelt.status != 0 && misspelt.errors.contains("SDL_HMI_COR"), "\(misspelt.errors)")
     }
 
-    static func send(_ method: HTTPMethod, _ url: String, json: SDLJSON? = nil) async throws -> (status: Int, body: SDLJSON?) {
-        try await ServeEndToEndTests.send(method, url, json: json)
+    @Test("serve --hmi: the headless HMI runs in-process, its control API at /v1/hmi behind the gateway's tokens (none 401, read 403 to act, control acts)")
+    func serveWithHMI() async throws {
+        try ServeEndToEndTests.requireExecutable()
+        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
+        let port = try #require(server.channel.localAddress?.port)
+        let process = Process()
+        process.executableURL = ServeEndToEndTests.executable
+        process.arguments = [
+            "serve", "--listen", "127.0.0.1:0", "--core", "tcp://127.0.0.1:9", "--hmi", "ws://127.0.0.1:\(port)",
+            "--token", "control-token-1", "--token", "read-token-01:read", "--log-level", "warning",
+        ]
+        process.environment = [:]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var printed = ""
+        while !printed.contains("sdl-gateway on http://") || !printed.hasSuffix("\n") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        #expect(printed.contains("headless HMI for SDL Core at ws://127.0.0.1:\(port)"), "\(printed)")
+        let range = try #require(printed.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "\(printed)")
+        let base = String(printed[range]) + "/v1/hmi"
+
+        try await server.executeThenClose { accepted in
+            var connections = accepted.makeAsyncIterator()
+            let first = try #require(try await connections.next())
+            let core = try #require(try await SDLWebSocketServer.upgraded(first))
+            try await core.executeThenClose { inbound, outbound in
+                var messages = inbound.makeAsyncIterator()
+                func next() async throws -> HMIMessage {
+                    let bytes = try #require(try await messages.next())
+                    return try HMIMessage(parsing: bytes.readableBytesView)
+                }
+                func send(_ message: HMIMessage) async throws {
+                    try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
+                }
+                var controllers: Int64 = 0
+                handshake: for _ in 0..<100 {
+                    switch try await next() {
+                    case .request(let id, "MB.registerComponent", _):
+                        controllers += 1
+                        try await send(.response(id: id, result: .int(1000 * controllers)))
+                    case .request(let id, _, _):
+                        try await send(.response(id: id, result: "OK"))
+                    case .notification("BasicCommunication.OnReady", _):
+                        break handshake
+                    default:
+                        continue
+                    }
+                }
+                try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio", "policyAppID": "radio-1"]]))
+                // serve --hmi activates new apps, as serve --simulate does.
+                guard case .request(_, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
+
+                #expect(try await Self.send(.GET, "\(base)/status").status == 401)
+                #expect(try await Self.send(.GET, "\(base)/status", token: "wrong-token-1").status == 401)
+                let status = try await Self.send(.GET, "\(base)/status", token: "read-token-01")
+                #expect(status.status == 200 && status.body?["phase"] == "ready")
+                #expect(try await Self.send(.GET, "\(base)/apps/7", token: "read-token-01").body?["policyAppID"] == "radio-1")
+                let readActs = try await Self.send(.PUT, "\(base)/driver-distraction", json: ["state": "DD_ON"], token: "read-token-01")
+                #expect(readActs.status == 403)
+                let acts = try await Self.send(.PUT, "\(base)/driver-distraction", json: ["state": "DD_ON"], token: "control-token-1")
+                #expect(acts.status == 200)
+                var seen = false
+                for _ in 0..<50 where !seen { seen = try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"]) }
+                #expect(seen)
+                #expect(try await Self.send(.GET, "\(base)/apps/nobody", token: "control-token-1").status == 404)
+            }
+        }
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    static func send(_ method: HTTPMethod, _ url: String, json: SDLJSON? = nil, token: String? = nil) async throws -> (status: Int, body: SDLJSON?) {
+        guard let token else { return try await ServeEndToEndTests.send(method, url, json: json) }
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: json.serializedBytes()))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), try? SDLJSON.parse(bytes))
     }
 }

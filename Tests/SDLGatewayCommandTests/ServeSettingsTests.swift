@@ -216,6 +216,16 @@ struct ServeSettingsTests {
         #expect(try Self.settings(["--config", resuming, "--resuming-timeout", "250"]).headUnit?.resumingTimeout == 250)
     }
 
+    @Test("--hmi (SDL_GATEWAY_HMI, \"hmi\") takes Core's HMI WebSocket; a TCP address or --simulate beside it is refused")
+    func hmiSetting() throws {
+        #expect(try Self.settings([]).hmi == nil)
+        #expect(try Self.settings(["--hmi", "ws://core:8087"]).hmi?.description == "ws://core:8087/")
+        #expect(try Self.settings([], environment: ["SDL_GATEWAY_HMI": "ws://127.0.0.1:8087"]).hmi?.port == 8087)
+        #expect(try Self.settings(["--config", try Self.configFile(#"{"hmi": "ws://core:9000"}"#)]).hmi?.port == 9000)
+        #expect(throws: ValidationError.self) { try Self.settings(["--hmi", "tcp://core:8087"]) }
+        #expect(throws: ValidationError.self) { try Self.settings(["--hmi", "ws://core:8087", "--simulate"]) }
+    }
+
     @Test("Simulator options are refused without the simulator, out of range, misspelt or of the wrong type, naming them")
     func simulatorOptionMistakes() throws {
         func refusal(_ arguments: [String], environment: [String: String] = [:]) -> String? {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPAPISupport
 import HeadUnitSimulator
 import NIOCore
@@ -26,6 +27,14 @@ struct HMIControlRoutesTests {
         let router = Router()
         Self.routes().add(to: router)
         #expect(router.registeredOperations == Set(HMIControlRoutes.operations.map { "\($0.method) /\($0.path)" }))
+    }
+
+    @Test("openapi.yaml documents under /v1/hmi exactly the declared operations")
+    func documented() throws {
+        let text = try String(contentsOf: SimulatorOpenAPITests.document, encoding: .utf8)
+        let documented = OpenAPIOperations.parse(text).filter { $0.path.hasPrefix("/v1/hmi/") }
+        #expect(documented.count == 12)
+        #expect(Set(documented) == Set(HMIControlRoutes.operations.map { $0.mounted(at: "/v1/hmi/") }))
     }
 
     @Test("Without Core: status says disconnected, no apps; driving is 503 not-connected, an unknown app 404, a bad body 400, all problem+json")

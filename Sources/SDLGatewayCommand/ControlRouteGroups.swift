@@ -1,5 +1,6 @@
 import Gateway
 import HeadUnitSimulator
+import HeadlessHMI
 import SimulatorControl
 
 extension SimulatorControlRoutes {
@@ -8,6 +9,16 @@ extension SimulatorControlRoutes {
     static func gatewayRouteGroup(_ simulator: SimulatedHeadUnit) -> GatewayRouteGroup {
         GatewayRouteGroup(path: "v1/simulator", operations: operations) { group, apps in
             SimulatorControlRoutes(simulator: simulator, gatewayApp: { apps.sdlAppID(ofApp: $0) }).add(to: group)
+        }
+    }
+}
+
+extension HMIControlRoutes {
+    /// The headless HMI's control API as the gateway mounts it with `serve --hmi`: at `/v1/hmi`,
+    /// behind the gateway's auth and limits; paths take the gateway's app ids too.
+    static func gatewayRouteGroup(_ connection: HMIConnection) -> GatewayRouteGroup {
+        GatewayRouteGroup(path: "v1/hmi", operations: operations) { group, apps in
+            HMIControlRoutes(connection: connection, gatewayApp: { apps.sdlAppID(ofApp: $0) }).add(to: group)
         }
     }
 }
