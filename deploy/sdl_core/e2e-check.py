@@ -9,7 +9,8 @@ It copies Core's bin/ to a temporary folder, adds a policy entry for the check's
 (docs/sdl-core-policy.md: a vehicle-data group without a consent prompt), starts Core, then
 `sdl-gateway hmi --auto-activate` and `sdl-gateway serve` with a token, its app connecting through a
 small TCP relay that the check can cut. Then: the app registers and reaches FULL, a Show reaches the
-HMI's screen, vehicle data is read and streamed, a button press from the HMI arrives as an event,
+HMI's screen, an Alert and a PerformInteraction wait for the driver until the HMI's control API
+answers them, vehicle data is read and streamed, a button press from the HMI arrives as an event,
 the relay cuts the link and the app comes back with its resumption hash (Core answers SUCCESS), and
 the vehicle data subscription works again. Each step prints a line; the last line is
 `E2E {json}` with the timings. Exit status 0 when every step passed. Needs no network beyond 127.0.0.1.
@@ -64,6 +65,20 @@ def http(method, url, body=None, token=TOKEN, timeout=15):
     except urllib.error.HTTPError as error:
         text = error.read()
         return error.code, json.loads(text) if text else None
+
+
+def in_background(call):
+    """Runs `call` on a thread (a request the HMI holds); returns a function waiting for its result."""
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault("value", call()), daemon=True)
+    thread.start()
+
+    def wait():
+        thread.join(timeout=60)
+        if "value" not in result:
+            raise SystemExit("FAIL a held request did not come back within 60 s")
+        return result["value"]
+    return wait
 
 
 def step(name, started):
@@ -198,6 +213,30 @@ def main():
         screen = http("GET", f"{control}/apps/{hmi_id}/screen", token=None)[1]
         assert "Hello from the e2e check" in json.dumps(screen), screen
         step("Show reached the HMI", started)
+
+        started = time.monotonic()
+        alert = in_background(lambda: http("POST", f"{api}/v1/apps/e2e/rpc/Alert", {"alertText1": "From the e2e check", "duration": 10000}, timeout=30))
+        wait_for("the Alert held by the HMI", lambda: any(i["method"] == "UI.Alert" for i in http("GET", f"{control}/apps/{hmi_id}/screen", token=None)[1]["interactions"]))
+        status, answered = http("POST", f"{control}/apps/{hmi_id}/interaction", {}, token=None)
+        assert status == 200 and "UI.Alert" in answered["answered"], (status, answered)
+        status, alerted = alert()
+        assert status == 200 and alerted["resultCode"] == "SUCCESS", (status, alerted)
+        assert time.monotonic() - started < 9, "the Alert was answered by its duration, not by the driver"
+        step("Alert held by the HMI until the driver dismissed it", started)
+
+        started = time.monotonic()
+        choices = [{"choiceID": 11, "menuName": "Jazz", "vrCommands": ["Jazz"]}, {"choiceID": 12, "menuName": "Rock", "vrCommands": ["Rock"]}]
+        status, created = http("POST", f"{api}/v1/apps/e2e/rpc/CreateInteractionChoiceSet", {"interactionChoiceSetID": 1, "choiceSet": choices})
+        assert status == 200 and created["resultCode"] == "SUCCESS", (status, created)
+        interaction = in_background(lambda: http("POST", f"{api}/v1/apps/e2e/rpc/PerformInteraction", {
+            "initialText": "Genre?", "interactionMode": "BOTH", "interactionChoiceSetIDList": [1], "timeout": 10000}, timeout=30))
+        wait_for("the PerformInteraction held by the HMI", lambda: {i["method"] for i in http("GET", f"{control}/apps/{hmi_id}/screen", token=None)[1]["interactions"]}
+                 >= {"UI.PerformInteraction", "VR.PerformInteraction"})
+        status, answered = http("POST", f"{control}/apps/{hmi_id}/interaction", {"choiceID": 12}, token=None)
+        assert status == 200, (status, answered)
+        status, chosen = interaction()
+        assert status == 200 and chosen["resultCode"] == "SUCCESS" and chosen.get("choiceID") == 12 and chosen.get("triggerSource") == "MENU", (status, chosen)
+        step("PerformInteraction (BOTH) answered with the driver's choice from the menu", started)
 
         started = time.monotonic()
         status, data = http("GET", f"{api}/v1/apps/e2e/vehicle-data?names=speed")
