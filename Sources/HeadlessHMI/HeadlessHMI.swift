@@ -74,7 +74,13 @@ public struct HeadlessHMI: Sendable {
     /// The component of each `MB.registerComponent` in flight, by request id.
     private var registrations: [Int64: String] = [:]
     /// What this HMI asked of Core and awaits, by request id.
-    private var awaiting: [Int64: String] = [:]
+    private var awaiting: [Int64: Awaited] = [:]
+
+    /// A request of this HMI in flight: its method and the app it is about.
+    private struct Awaited: Sendable {
+        var method: String
+        var appID: Int64?
+    }
 
     public init(answers: HMIAnswers, autoActivate: Bool = false, timeScale: Double = 1) {
         self.answers = answers
@@ -114,7 +120,10 @@ public struct HeadlessHMI: Sendable {
             if let component = registrations.removeValue(forKey: id) {
                 return registered(component, base: result.intValue)
             }
-            awaiting.removeValue(forKey: id)
+            // Core activated the app it was asked to (it tells the HMI nothing else of it).
+            if let awaited = awaiting.removeValue(forKey: id), awaited.method == "SDL.ActivateApp", let appID = awaited.appID {
+                apps[appID]?.hmiLevel = "FULL"
+            }
             return []
         case .error(let id, _, let text, _):
             if let id, let component = registrations.removeValue(forKey: id) {
@@ -133,7 +142,7 @@ public struct HeadlessHMI: Sendable {
     public mutating func activate(appID: Int64) throws(HMIError) -> [HMIMessage] {
         guard apps[appID] != nil else { throw HMIError(.unknownApp, "Core has registered no app with HMI id \(appID)") }
         let id = makeRequestID()
-        awaiting[id] = "SDL.ActivateApp"
+        awaiting[id] = Awaited(method: "SDL.ActivateApp", appID: appID)
         return [.request(id: id, method: "SDL.ActivateApp", params: ["appID": .int(appID)])]
     }
 
@@ -173,7 +182,7 @@ public struct HeadlessHMI: Sendable {
         phase = .ready
         var out: [HMIMessage] = Self.subscriptions.map { name in
             let id = makeRequestID()
-            awaiting[id] = "MB.subscribeTo"
+            awaiting[id] = Awaited(method: "MB.subscribeTo")
             return .request(id: id, method: "MB.subscribeTo", params: ["propertyName": .string(name)])
         }
         out.append(.notification(method: "BasicCommunication.OnReady", params: [:]))

@@ -78,6 +78,11 @@ struct HeadlessHMITests {
         #expect(params == ["appID": 65537])
         #expect(id > 1000, "requests use the id range Core gave")
         #expect(hmi.apps[65537]?.appName == "Radio" && hmi.apps[65537]?.hmiLevel == "NONE")
+        // Core's answer to SDL.ActivateApp is the activation (a real Core 8.2 sends no BC.ActivateApp for it).
+        _ = try hmi.receive(.response(id: id, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
+        #expect(hmi.apps[65537]?.hmiLevel == "FULL")
+        _ = try hmi.setHMILevel(appID: 65537, "BACKGROUND")
+        #expect(hmi.apps[65537]?.hmiLevel == "BACKGROUND")
         #expect(try hmi.receive(.request(id: 60, method: "BasicCommunication.ActivateApp", params: ["appID": 65537]))
             == [.response(id: 60, result: ["code": 0, "method": "BasicCommunication.ActivateApp"])])
         #expect(hmi.apps[65537]?.hmiLevel == "FULL")

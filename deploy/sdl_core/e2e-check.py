@@ -203,6 +203,7 @@ def main():
 
         started = time.monotonic()
         wait_for("FULL", lambda: http("GET", f"{api}/v1/apps/e2e")[1].get("hmiLevel") == "FULL")
+        wait_for("FULL on the HMI too", lambda: http("GET", f"{control}/apps", token=None)[1][0]["hmiLevel"] == "FULL")
         step("app in FULL (SDL.ActivateApp from the headless HMI)", started)
 
         started = time.monotonic()
