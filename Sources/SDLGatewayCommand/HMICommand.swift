@@ -33,7 +33,7 @@ struct HMICommand: AsyncParsableCommand {
     @Option(name: .customLong("core-hmi"), help: "Core's HMI WebSocket (ws://host:port).")
     var coreHMI: String?
 
-    @Option(help: "A head-unit profile (JSON, as sdl-gateway simulate --profile) to answer Core's capability requests from.")
+    @Option(help: "The capabilities to answer Core with: core-8.2 (the default), full, or a profile file (as sdl-gateway simulate --profile).")
     var capabilities: String?
 
     @Option(help: "Where the control API listens (host:port; port 0 picks one).")
@@ -88,7 +88,7 @@ struct HMICommand: AsyncParsableCommand {
         var profile = SimulatorProfile.default
         if let path = capabilities ?? environment["SDL_HMI_CAPABILITIES"] {
             do throws(SimulatorProfileError) {
-                profile = try SimulatorProfile(contentsOfFile: path)
+                profile = try SimulatorProfile(nameOrPath: path)
             } catch {
                 throw ValidationError("--capabilities: \(error)")
             }

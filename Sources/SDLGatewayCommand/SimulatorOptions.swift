@@ -19,7 +19,7 @@ struct SimulatorOptions: ParsableArguments {
     @Option(help: "Replay speed of --trace (2 = twice as fast), above 0 and at most 1000. Default 1.")
     var traceSpeed: Double?
 
-    @Option(help: "A JSON capability profile replacing the built-in one.")
+    @Option(help: "The capabilities: core-8.2 (the default: SDL Core 8.2's stock hmi_capabilities.json), full (a richer head unit), or a JSON profile file.")
     var profile: String?
 
     @Flag(help: "Send the JSON of every RPC pretty-printed with newlines and tabs, as SDL Core does (compact by default).")
@@ -127,7 +127,7 @@ struct SimulatorOptions: ParsableArguments {
             configuration.prettyJSON = prettyJSON
             configuration.resumingTimeout = .milliseconds(Int64(resumingTimeout))
             if let profile {
-                configuration.profile = try SimulatorProfile(contentsOfFile: profile, catalog: configuration.catalog)
+                configuration.profile = try SimulatorProfile(nameOrPath: profile, catalog: configuration.catalog)
             }
             if let trace {
                 configuration.vehicle = .trace(try OpenXCTrace(contentsOfFile: trace), speed: traceSpeed, loop: true)

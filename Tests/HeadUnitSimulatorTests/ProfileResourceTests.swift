@@ -5,49 +5,80 @@ import Testing
 
 @testable import HeadUnitSimulator
 
-/// The built-in profile, embedded from `Resources/default-profile.json`: it is the profile
-/// the simulator always had, and a missing or broken file is a clear error.
+/// The built-in profiles, embedded from `Resources/`: `core-8.2` (the default) as SDL Core 8.2
+/// sends its stock capabilities, `full` as the simulator had before; a missing or broken file is
+/// a clear error.
 @Suite("Simulator profile: the built-in resource")
 struct ProfileResourceTests {
-    @Test("The resource holds exactly the text the built-in profile had as a Swift literal")
+    @Test("The resource holds exactly the text of the built-in profile")
     func sameText() {
-        // CRC-32 of the former `SimulatorProfile.defaultJSON` literal; change it together with the
-        // file when the built-in profile is edited on purpose (last: Core's supportedDiagModes added).
+        // CRC-32 of Resources/default-profile.json; change it together with the file when the
+        // built-in profile is edited on purpose (last: rebuilt from Core 8.2's stock
+        // hmi_capabilities.json by Scripts/core-profile.py).
         let text = SimulatorProfile.defaultJSON.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(SDLCRC32.checksum(text) == 0x7F01_D222)
-        #expect(text.utf8.count == 19_680)
+        #expect(SDLCRC32.checksum(text) == 0x661B_C70D)
+        #expect(text.utf8.count == 22_555)
     }
 
-    @Test("Loading the resource again gives the same profile, with the key capabilities of before")
+    @Test("core-8.2, the default: what SDL Core 8.2.0 sends apps from its stock hmi_capabilities.json")
     func keyCapabilities() throws {
         let profile = try SimulatorProfile.loadDefault()
         #expect(profile == SimulatorProfile.default)
+        #expect(profile == SimulatorProfile.named("core-8.2"))
         #expect(profile == (try SimulatorProfile(json: Array(SimulatorProfile.defaultJSON.utf8))))
 
         let response = profile.registerAppInterfaceResponse()
         let display = try #require(response["displayCapabilities"])
         #expect(display["displayType"] == "SDL_GENERIC")
         #expect(display["displayName"] == "GENERIC_DISPLAY")
-        #expect(display["textFields"]?.arrayValue?.count == 38)
-        #expect(display["imageFields"]?.arrayValue?.count == 18)
-        #expect(display["screenParams"]?["resolution"] == ["resolutionWidth": 800, "resolutionHeight": 480])
+        #expect(display["textFields"]?.arrayValue?.count == 30)
+        #expect(display["imageFields"]?.arrayValue?.count == 12)
+        #expect(display["screenParams"]?["resolution"] == ["resolutionWidth": 800, "resolutionHeight": 350])
+        #expect(display["numCustomPresetsAvailable"] == 8)
         let buttons = response["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
-        #expect(buttons == [
-            "OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "PRESET_0", "PRESET_1", "PRESET_2", "PRESET_3",
-            "PRESET_4", "PRESET_5", "PRESET_6", "PRESET_7", "PRESET_8", "PRESET_9", "SEARCH",
-        ])
+        #expect(buttons == (0...9).map { "PRESET_\($0)" } + ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "CUSTOM_BUTTON"])
+        #expect(response["softButtonCapabilities"] == [["shortPressAvailable": true, "longPressAvailable": true, "upDownAvailable": true, "imageSupported": true]])
         #expect(response["vehicleType"] == ["make": "SDL", "model": "Generic", "modelYear": "2019", "trim": "SE"])
         #expect(response["syncMsgVersion"] == ["majorVersion": 8, "minorVersion": 0, "patchVersion": 0])
         #expect(response["sdlVersion"] == "8.2.0")
         #expect(response["systemSoftwareVersion"] == "12345_US")
-        #expect(response["speechCapabilities"] == ["TEXT", "PRE_RECORDED", "SAPI_PHONEMES", "LHPLUS_PHONEMES", "SILENCE", "FILE"])
-        #expect(response["audioPassThruCapabilities"] == [["samplingRate": "16KHZ", "bitsPerSample": "16_BIT", "audioType": "PCM"]])
+        #expect(response["speechCapabilities"] == ["TEXT"])
+        #expect(response["prerecordedSpeech"] == ["HELP_JINGLE"])
+        #expect(response["audioPassThruCapabilities"] == [["samplingRate": "44KHZ", "bitsPerSample": "8_BIT", "audioType": "PCM"]])
         #expect(profile.appDirectoryQuota == 104_857_600)
-        #expect(profile.supportedLanguages.count == 39)
+        #expect(profile.supportedLanguages.count == 22)
         #expect(profile.startServiceVehicleInfo == .init(make: "SDL", model: "Generic", modelYear: "2019", trim: "SE", systemSoftwareVersion: "12345_US"))
         for type in ["APP_SERVICES", "DRIVER_DISTRACTION", "NAVIGATION", "PHONE_CALL", "REMOTE_CONTROL", "SEAT_LOCATION", "VIDEO_STREAMING", "DISPLAYS"] {
             #expect(profile.systemCapability(type) != nil, "\(type)")
         }
+        #expect(profile.systemCapability("VIDEO_STREAMING")?["videoStreamingCapability"]?["preferredResolution"] == ["resolutionWidth": 800, "resolutionHeight": 380])
+    }
+
+    @Test("full: the richer head unit the simulator had before (38 text fields, 800×480, every speech capability)")
+    func fullProfile() throws {
+        let profile = try #require(SimulatorProfile.named("full"))
+        #expect(profile == (try SimulatorProfile.loadBuiltIn(.full)))
+        let response = profile.registerAppInterfaceResponse()
+        let display = try #require(response["displayCapabilities"])
+        #expect(display["textFields"]?.arrayValue?.count == 38)
+        #expect(display["imageFields"]?.arrayValue?.count == 18)
+        #expect(display["screenParams"]?["resolution"] == ["resolutionWidth": 800, "resolutionHeight": 480])
+        #expect(response["speechCapabilities"] == ["TEXT", "PRE_RECORDED", "SAPI_PHONEMES", "LHPLUS_PHONEMES", "SILENCE", "FILE"])
+        #expect(response["audioPassThruCapabilities"] == [["samplingRate": "16KHZ", "bitsPerSample": "16_BIT", "audioType": "PCM"]])
+        #expect(profile.supportedLanguages.count == 39)
+        #expect(SimulatorProfile.named("no-such-profile") == nil)
+        #expect(SimulatorProfile.BuiltIn.all.map(\.name) == ["core-8.2", "full"])
+    }
+
+    @Test("--profile takes a built-in name or a file; a name that is neither is an unreadable file")
+    func nameOrPath() throws {
+        #expect(try SimulatorProfile(nameOrPath: "full") == SimulatorProfile.full)
+        #expect(try SimulatorProfile(nameOrPath: "core-8.2") == SimulatorProfile.default)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString).json")
+        try SimulatorProfile.defaultJSON.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try SimulatorProfile(nameOrPath: file.path) == SimulatorProfile.default)
+        let error = #expect(throws: SimulatorProfileError.self) { try SimulatorProfile(nameOrPath: "core-9") }
+        #expect(error?.kind == .unreadable)
     }
 
     @Test("The embedded profile is the repository's Resources/default-profile.json, byte for byte")
@@ -70,7 +101,7 @@ struct ProfileResourceTests {
             try SimulatorProfile.loadDefault(from: ["default-profile.json": Array("{\"language\": ".utf8)])
         }
         #expect(malformed?.kind == .malformedJSON)
-        #expect(malformed?.message.hasPrefix("default-profile.json (built-in profile): ") == true)
+        #expect(malformed?.message.hasPrefix("default-profile.json (built-in profile core-8.2): ") == true)
 
         let invalid = #expect(throws: SimulatorProfileError.self) {
             try SimulatorProfile.loadDefault(from: ["default-profile.json": Array("{\"language\": \"EN-US\", \"hmiDisplayLanguage\": \"EN-US\", \"colour\": 1}".utf8)])

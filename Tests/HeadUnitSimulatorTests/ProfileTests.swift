@@ -47,7 +47,8 @@ struct ProfileTests {
         #expect(response["language"] == "EN-US")
         #expect(response["hmiDisplayLanguage"] == "EN-US")
         #expect(response["hmiZoneCapabilities"] == ["FRONT"])
-        #expect(response["audioPassThruCapabilities"] == [["samplingRate": "16KHZ", "bitsPerSample": "16_BIT", "audioType": "PCM"]])
+        // Core 8.2's stock hmi_capabilities.json, as a real Core sent it.
+        #expect(response["audioPassThruCapabilities"] == [["samplingRate": "44KHZ", "bitsPerSample": "8_BIT", "audioType": "PCM"]])
         // Core sends it as one frame of about 9.6 KB; ours is of the same order.
         #expect(response.serializedBytes().count < 131_072)
     }
@@ -58,7 +59,7 @@ struct ProfileTests {
         for name in [
             "mainField1", "mainField2", "mainField3", "mainField4", "statusBar", "mediaClock", "mediaTrack", "alertText1",
             "alertText2", "alertText3", "scrollableMessageBody", "initialInteractionText", "sliderHeader", "sliderFooter",
-            "menuName", "secondaryText", "tertiaryText", "menuTitle", "templateTitle",
+            "menuName", "secondaryText", "tertiaryText", "menuTitle",
         ] {
             #expect(profile.textFieldWidths[name] != nil, "no text field \(name)")
         }
@@ -68,6 +69,9 @@ struct ProfileTests {
         #expect(profile.maximumLength(ofTextField: "mainField1") == 500)
         #expect(profile.maximumLength(ofTextField: "mainField4") == 500)
         #expect(profile.maximumLength(ofTextField: "noSuchField") == nil)
+        // Core's stock file has 30 text fields, without templateTitle (the `full` profile has it).
+        #expect(profile.textFieldWidths["templateTitle"] == nil)
+        #expect(SimulatorProfile.full.textFieldWidths["templateTitle"] != nil)
         let templates = display["templatesAvailable"]?.arrayValue?.compactMap(\.stringValue) ?? []
         for template in ["DEFAULT", "MEDIA", "NON-MEDIA", "GRAPHIC_WITH_TEXT", "TILES_ONLY", "TEXT_WITH_GRAPHIC"] {
             #expect(templates.contains(template))
@@ -75,7 +79,7 @@ struct ProfileTests {
         #expect(display["graphicSupported"] == true)
         #expect(display["numCustomPresetsAvailable"] != nil)
         let buttons = profile.registerAppInterfaceResponse()["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        let expected = ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "SEARCH"] + (0...9).map { "PRESET_\($0)" }
+        let expected = ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "CUSTOM_BUTTON"] + (0...9).map { "PRESET_\($0)" }
         #expect(Set(buttons) == Set(expected))
     }
 
@@ -116,8 +120,14 @@ struct ProfileTests {
         #expect(window["textFields"] == legacy["textFields"])
         #expect(window["templatesAvailable"] == legacy["templatesAvailable"])
         #expect(window["buttonCapabilities"] == profile.document["buttonCapabilities"])
-        #expect(window["keyboardCapabilities"] != nil)
+        // Core's imageCapabilities and menuLayoutsAvailable belong to the window.
+        #expect(window["imageTypeSupported"] == ["DYNAMIC", "STATIC"])
+        #expect(window["menuLayoutsAvailable"] == ["LIST", "TILES"])
         #expect(displays[0]["displayName"] == legacy["displayName"])
+        // The full profile adds widgets and keyboards.
+        let full = try #require(SimulatorProfile.full.systemCapability("DISPLAYS")?["displayCapabilities"]?.arrayValue?.first)
+        #expect(full["windowCapabilities"]?.arrayValue?.first?["keyboardCapabilities"] != nil)
+        #expect(full["windowTypeSupported"]?.arrayValue?.count == 2)
     }
 
     @Test("Failed registrations carry only success, resultCode and info")
