@@ -56,8 +56,12 @@ try:
     driver.get(base + "/openapi.yaml.missing")  # any page of the origin, to hand the tab the token
     driver.execute_script("sessionStorage.setItem('sdl-gateway.token', arguments[0])", token)
     driver.get(base + "/")
-    pick = lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "#app-list button") if "(media-player)" in b.text), None)
-    wait.until(pick).click()
+    def pick(d):
+        # The list is drawn again as events arrive: find and click in one go, again if it went stale.
+        button = next((b for b in d.find_elements(By.CSS_SELECTOR, "#app-list button") if "(media-player)" in b.text), None)
+        return button is not None and (button.click() or True)
+
+    WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException]).until(pick)
     driver.find_element(By.ID, "tab-hmi").click()
 
     def press_pause(d):

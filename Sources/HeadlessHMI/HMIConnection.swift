@@ -19,16 +19,23 @@ public final class HMIConnection: Service, Sendable {
     private let logger: Logger
     private let configuration: SDLTransportClient.Configuration
 
-    /// The vehicle: the simulator's generated drive unless told otherwise; sampled every `vehicleInterval`.
-    private let drive: GeneratedDrive
+    /// The vehicle, as the simulator's: its generated drive unless told otherwise, or a replayed
+    /// OpenXC trace; sampled every `vehicleInterval`.
+    private let vehicle: VehicleSource
+    private let replayer: Mutex<TraceReplayer?>
     private let vehicleInterval: Duration
 
     public init(
         address: SDLTransportAddress, hmi: HeadlessHMI, logger: Logger,
-        drive: GeneratedDrive = GeneratedDrive(), vehicleInterval: Duration = .milliseconds(100)
+        vehicle: VehicleSource = .generated(GeneratedDrive()), vehicleInterval: Duration = .milliseconds(100)
     ) {
         self.address = address
-        self.drive = drive
+        self.vehicle = vehicle
+        if case .trace(let trace, let speed, let loop) = vehicle {
+            replayer = Mutex(TraceReplayer(trace: trace, speedFactor: speed, loops: loop))
+        } else {
+            replayer = Mutex(nil)
+        }
         self.vehicleInterval = vehicleInterval
         self.state = Mutex(hmi)
         self.logger = logger
@@ -64,18 +71,43 @@ public final class HMIConnection: Service, Sendable {
         }
     }
 
-    /// Every `vehicleInterval`: samples the drive and sends what Core subscribed to, and answers
-    /// the interactions whose time ran out (so they end within one interval of their deadline).
+    /// Every `vehicleInterval`: samples the vehicle and sends what Core subscribed to (a trace's
+    /// buttons as the driver's presses), and answers the interactions whose time ran out (so they
+    /// end within one interval of their deadline).
     private func tick() async throws {
         let started = ContinuousClock.now
         while !Task.isCancelled {
+            let events = vehicleEvents(at: ContinuousClock.now - started)
             let messages = state.withLock { hmi in
-                hmi.expireInteractions(now: .now()) + hmi.vehicleSample(drive.sample(at: ContinuousClock.now - started).values)
+                var out = hmi.expireInteractions(now: .now())
+                for event in events {
+                    switch event {
+                    case .vehicleData(let values):
+                        out += hmi.vehicleSample(values)
+                    case .buttonEvent(let name, let mode):
+                        if hmi.phase == .ready { out.append(hmi.notify("Buttons.OnButtonEvent", ["name": .string(name), "mode": .string(mode.rawValue)])) }
+                    case .buttonPress(let name, let mode):
+                        if hmi.phase == .ready { out.append(hmi.notify("Buttons.OnButtonPress", ["name": .string(name), "mode": .string(mode.rawValue)])) }
+                    }
+                }
+                return out
             }
             if !messages.isEmpty, let outbound = writer.withLock({ $0 }) {
                 try? await send(messages, to: outbound)
             }
             try? await Task.sleep(for: vehicleInterval)  // cancelled: the loop ends
+        }
+    }
+
+    /// What the vehicle did by `elapsed`: a drive's whole sample, a trace's changes and buttons.
+    private func vehicleEvents(at elapsed: Duration) -> [SimulatedVehicleEvent] {
+        switch vehicle {
+        case .generated(let drive):
+            return [.vehicleData(drive.sample(at: elapsed).values)]
+        case .trace:
+            return replayer.withLock { $0?.advance(to: elapsed) ?? [] }
+        case .none:
+            return []
         }
     }
 

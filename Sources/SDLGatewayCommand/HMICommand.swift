@@ -26,7 +26,7 @@ struct HMICommand: AsyncParsableCommand {
             buttons, picks commands, answers alerts, sliders and choices (which otherwise end after their \
             duration or timeout, scaled by --time-scale) and sets driver distraction. Every option can also come from the \
             environment: SDL_HMI_CORE, SDL_HMI_CAPABILITIES, SDL_HMI_CONTROL, SDL_HMI_AUTO_ACTIVATE, \
-            SDL_HMI_TIME_SCALE, SDL_HMI_INSECURE, SDL_HMI_LOG_LEVEL, SDL_HMI_LOG_FORMAT.
+            SDL_HMI_TIME_SCALE, SDL_HMI_TRACE, SDL_HMI_TRACE_SPEED, SDL_HMI_INSECURE, SDL_HMI_LOG_LEVEL, SDL_HMI_LOG_FORMAT.
             """
     )
 
@@ -42,6 +42,12 @@ struct HMICommand: AsyncParsableCommand {
     @Flag(help: "Activate (FULL) each app as soon as Core registers it.")
     var autoActivate = false
 
+    @Option(help: "An OpenXC trace (newline-delimited JSON) to replay, looping, as the vehicle instead of the generated drive.")
+    var trace: String?
+
+    @Option(help: "Replay speed of --trace (2 = twice as fast), above 0 and at most 1000. Default 1.")
+    var traceSpeed: Double?
+
     @Option(help: "Multiplies how long alerts, speech, sliders and choices wait for the driver (0.1 = ten times faster), above 0 and at most 1000. Default 1.")
     var timeScale: Double?
 
@@ -56,7 +62,7 @@ struct HMICommand: AsyncParsableCommand {
 
     static let variables = [
         "SDL_HMI_CORE", "SDL_HMI_CAPABILITIES", "SDL_HMI_CONTROL", "SDL_HMI_AUTO_ACTIVATE", "SDL_HMI_INSECURE", "SDL_HMI_LOG_LEVEL",
-        "SDL_HMI_LOG_FORMAT", "SDL_HMI_TIME_SCALE",
+        "SDL_HMI_LOG_FORMAT", "SDL_HMI_TIME_SCALE", "SDL_HMI_TRACE", "SDL_HMI_TRACE_SPEED",
     ]
 
     /// The settings, from the command line, else the environment, else the defaults.
@@ -66,6 +72,7 @@ struct HMICommand: AsyncParsableCommand {
         var profile: SimulatorProfile
         var autoActivate: Bool
         var timeScale: Double
+        var vehicle: VehicleSource
         var logLevel: Logger.Level
         var logFormat: LogFormat
     }
@@ -93,15 +100,28 @@ struct HMICommand: AsyncParsableCommand {
                 throw ValidationError("--capabilities: \(error)")
             }
         }
-        let scale = try timeScale ?? environment["SDL_HMI_TIME_SCALE"].map { text in
-            guard let number = Double(text) else { throw ValidationError("SDL_HMI_TIME_SCALE=\(text) is not a number.") }
-            return number
-        } ?? 1
-        guard scale > 0, scale <= 1000 else { throw ValidationError("--time-scale (SDL_HMI_TIME_SCALE) must be above 0 and at most 1000 (got \(scale)).") }
+        func number(_ option: Double?, _ flag: String, _ variable: String) throws -> Double {
+            let value = try option ?? environment[variable].map { text in
+                guard let number = Double(text) else { throw ValidationError("\(variable)=\(text) is not a number.") }
+                return number
+            } ?? 1
+            guard value > 0, value <= 1000 else { throw ValidationError("\(flag) (\(variable)) must be above 0 and at most 1000 (got \(value)).") }
+            return value
+        }
+        let scale = try number(timeScale, "--time-scale", "SDL_HMI_TIME_SCALE")
+        let speed = try number(traceSpeed, "--trace-speed", "SDL_HMI_TRACE_SPEED")
+        var vehicle = VehicleSource.generated(GeneratedDrive())
+        if let path = trace ?? environment["SDL_HMI_TRACE"] {
+            do {
+                vehicle = .trace(try OpenXCTrace(contentsOfFile: path), speed: speed, loop: true)
+            } catch {
+                throw ValidationError("--trace: \(error)")
+            }
+        }
         return Resolved(
             core: core, control: control, profile: profile,
             autoActivate: try autoActivate || SettingsValue.bool(environment, "SDL_HMI_AUTO_ACTIVATE") == true,
-            timeScale: scale,
+            timeScale: scale, vehicle: vehicle,
             logLevel: try logLevel ?? SettingsValue.choice(environment, "SDL_HMI_LOG_LEVEL") ?? .info,
             logFormat: try logFormat ?? SettingsValue.choice(environment, "SDL_HMI_LOG_FORMAT") ?? .text
         )
@@ -116,7 +136,7 @@ struct HMICommand: AsyncParsableCommand {
         let connection = HMIConnection(
             address: settings.core,
             hmi: HeadlessHMI(answers: HMIAnswers(profile: settings.profile), autoActivate: settings.autoActivate, timeScale: settings.timeScale),
-            logger: logger
+            logger: logger, vehicle: settings.vehicle
         )
         let control = settings.control
         let controlApp = Application(
