@@ -44,6 +44,8 @@ public struct HeadlessHMI: Sendable {
         public var hmiLevel: String
         /// The last `UI.Show` fields of the app.
         public var show: [String: SDLJSON] = [:]
+        /// The rest of what the HMI shows for it (``HMIScreen``): menu, media clock, properties, icon.
+        public var screen = HMIScreen()
     }
 
     public enum Phase: Sendable, Hashable {
@@ -209,6 +211,8 @@ public struct HeadlessHMI: Sendable {
             if let appID {
                 for (key, value) in params where key != "appID" { apps[appID]?.show[key] = value }
             }
+        case _ where HMIScreen.methods.contains(method):
+            if let appID { apps[appID]?.screen.apply(method, params) }
         case "BasicCommunication.CloseApplication":
             if let appID { apps[appID]?.hmiLevel = "NONE" }
         case "VehicleInfo.SubscribeVehicleData":

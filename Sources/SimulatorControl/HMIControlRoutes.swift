@@ -59,7 +59,11 @@ public struct HMIControlRoutes: ControlRoutes {
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
             let appID = try routes.appID(context)
             let hmi = connection.snapshot
-            return ["show": .object(try Self.app(appID, connection).show), "interactions": .array(hmi.interactions(ofApp: appID).map(\.json))]
+            let app = try Self.app(appID, connection)
+            var screen = app.screen.json
+            screen["show"] = .object(app.show)
+            screen["interactions"] = .array(hmi.interactions(ofApp: appID).map(\.json))
+            return .object(screen)
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let appID = try routes.appID(context)

@@ -132,4 +132,30 @@ struct HMIInteractionTests {
         #expect(hmi.vehicleData["rpm"] == nil)
         #expect(hmi.vehicleSample(["speed": 50]) == [.notification(method: "VehicleInfo.OnVehicleData", params: ["speed": 50])])
     }
+
+    @Test("Core's UI requests build the app's screen: menu and sub-menus (a sub-menu takes its commands along), media clock, properties, icon")
+    func screen() throws {
+        var hmi = try Self.hmi()
+        let app: SDLJSON = .int(Self.appID)
+        for (id, method, params) in [
+            (120, "UI.AddSubMenu", ["appID": app, "menuID": 10, "menuParams": ["menuName": "Genres"]]),
+            (121, "UI.AddCommand", ["appID": app, "cmdID": 1, "menuParams": ["menuName": "Jazz", "parentID": 10]]),
+            (122, "UI.AddCommand", ["appID": app, "cmdID": 2, "menuParams": ["menuName": "Stop"]]),
+            (123, "UI.SetMediaClockTimer", ["appID": app, "updateMode": "COUNTUP", "startTime": ["hours": 0, "minutes": 1, "seconds": 2]]),
+            (124, "UI.SetGlobalProperties", ["appID": app, "menuTitle": "Radio"]),
+            (125, "UI.SetAppIcon", ["appID": app, "syncFileName": ["value": "icon.png", "imageType": "DYNAMIC"]]),
+        ] as [(Int64, String, [String: SDLJSON])] {
+            #expect(try hmi.receive(.request(id: id, method: method, params: params)) == [.answer(id: id, method: method)])
+        }
+        var screen = try #require(hmi.apps[Self.appID]?.screen)
+        #expect(screen.json["menu"]?.arrayValue?.compactMap { $0["menuParams"]?["menuName"]?.stringValue } == ["Jazz", "Stop"])
+        #expect(screen.json["subMenus"]?.arrayValue?.count == 1)
+        #expect(screen.mediaClock?["updateMode"] == "COUNTUP")
+        #expect(screen.globalProperties["menuTitle"] == "Radio")
+        #expect(screen.icon?["value"] == "icon.png")
+        _ = try hmi.receive(.request(id: 126, method: "UI.DeleteSubMenu", params: ["appID": app, "menuID": 10]))
+        _ = try hmi.receive(.request(id: 127, method: "UI.DeleteCommand", params: ["appID": app, "cmdID": 2]))
+        screen = try #require(hmi.apps[Self.appID]?.screen)
+        #expect(screen.commands.isEmpty && screen.subMenus.isEmpty)
+    }
 }
