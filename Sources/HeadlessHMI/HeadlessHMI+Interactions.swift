@@ -23,28 +23,6 @@ public struct HMIInteraction: Sendable, Hashable {
     }
 }
 
-/// What the driver answers through the control API (`POST /apps/{appID}/interaction`).
-public struct HMIInteractionAnswer: Sendable, Hashable {
-    /// PerformInteraction: the choice picked (one of the `choiceSet` Core sent).
-    public var choiceID: Int64?
-    /// Slider: the position picked (1…numTicks).
-    public var sliderPosition: Int64?
-    /// A result (`Common.Result` name) to end it with; SUCCESS when nil.
-    public var result: String?
-    /// PerformInteraction: MENU (the default) answers `UI.PerformInteraction`, VR answers `VR.PerformInteraction`.
-    public var triggerSource: String?
-    /// PerformInteraction with the KEYBOARD layout: what the driver typed.
-    public var text: String?
-
-    public init(choiceID: Int64? = nil, sliderPosition: Int64? = nil, result: String? = nil, triggerSource: String? = nil, text: String? = nil) {
-        self.choiceID = choiceID
-        self.sliderPosition = sliderPosition
-        self.result = result
-        self.triggerSource = triggerSource
-        self.text = text
-    }
-}
-
 /// Interactions: Core's requests that wait for the driver are held until their duration or
 /// timeout (the simulator's, `HeadUnit.duration(of:parameters:)`, scaled by `timeScale`) runs out,
 /// the control API answers them, or Core closes them (`UI.ClosePopUp`, `UI.CancelInteraction`).
@@ -128,12 +106,12 @@ extension HeadlessHMI {
     /// MENU, or by voice, VR), types text, moves a slider, dismisses an alert, or ends it with a
     /// result. A PerformInteraction has two parts: the one not picked from is ended ABORTED first,
     /// as Core expects (it then takes the choice of the other).
-    public mutating func answerInteraction(appID: Int64, _ answer: HMIInteractionAnswer) throws(HMIError) -> [HMIMessage] {
+    public mutating func answerInteraction(appID: Int64, _ answer: InteractionAnswer) throws(HMIError) -> [HMIMessage] {
         guard apps[appID] != nil else { throw HMIError(.unknownApp, "Core has registered no app with HMI id \(appID)") }
         let open = interactions(ofApp: appID)
         guard !open.isEmpty else { throw HMIError(.noOpenInteraction, "App \(appID) shows no interaction") }
         let code: HMIResult
-        if let name = answer.result {
+        if let name = answer.resultCode {
             guard let named = HMIResult.allCases.first(where: { $0.description == name }) else {
                 throw HMIError(.invalidValue, "result is a Common.Result name such as SUCCESS, ABORTED or TIMED_OUT, not \(name)")
             }
@@ -155,7 +133,7 @@ extension HeadlessHMI {
             let position = answer.sliderPosition ?? shown.params["position"]?.intValue ?? 1
             guard (1...max(1, ticks)).contains(position) else { throw HMIError(.invalidValue, "sliderPosition must be 1…\(ticks)") }
             params["sliderPosition"] = .int(position)
-        } else if answer.sliderPosition != nil || answer.choiceID != nil || answer.text != nil {
+        } else if answer.sliderPosition != nil || answer.choiceID != nil || answer.manualTextEntry != nil {
             throw HMIError(.invalidValue, "The open \(shown.method) takes no choiceID, sliderPosition or text")
         }
         // An alert's speech ends with it.
@@ -164,14 +142,14 @@ extension HeadlessHMI {
     }
 
     private mutating func answerPerformInteraction(
-        _ parts: [HMIInteraction], _ answer: HMIInteractionAnswer, code: HMIResult, choiceSet: HMIInteraction
+        _ parts: [HMIInteraction], _ answer: InteractionAnswer, code: HMIResult, choiceSet: HMIInteraction
     ) throws(HMIError) -> [HMIMessage] {
         let ui = parts.first { $0.method == "UI.PerformInteraction" }
         let vr = parts.first { $0.method == "VR.PerformInteraction" }
         if answer.sliderPosition != nil { throw HMIError(.invalidValue, "A PerformInteraction takes no sliderPosition") }
         var params: [String: SDLJSON] = [:]
         var picked = answer.triggerSource == "VR" ? vr : (ui ?? vr)
-        if let text = answer.text {
+        if let text = answer.manualTextEntry {
             guard let ui, ui.params["interactionLayout"]?.stringValue == "KEYBOARD" else {
                 throw HMIError(.invalidValue, "text answers a PerformInteraction with the KEYBOARD layout")
             }

@@ -1,4 +1,5 @@
 import HTTPAPISupport
+import HeadUnitSimulator
 import HeadlessHMI
 import Hummingbird
 import SDLProtocol
@@ -84,10 +85,10 @@ public struct HMIControlRoutes: ControlRoutes {
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
             let appID = try routes.appID(context)
             let body = try await SimulatorControlRoutes.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
-            let answer = HMIInteractionAnswer(
+            let answer = InteractionAnswer(
                 choiceID: try SimulatorControlRoutes.int(body, "choiceID"), sliderPosition: try SimulatorControlRoutes.int(body, "sliderPosition"),
-                result: try SimulatorControlRoutes.string(body, "result"), triggerSource: try SimulatorControlRoutes.string(body, "triggerSource"),
-                text: try SimulatorControlRoutes.string(body, "text")
+                resultCode: try SimulatorControlRoutes.string(body, "result"), triggerSource: try SimulatorControlRoutes.string(body, "triggerSource"),
+                manualTextEntry: try SimulatorControlRoutes.string(body, "text")
             )
             let sent = try await Self.perform(connection) { hmi throws(HMIError) in try hmi.answerInteraction(appID: appID, answer) }
             return ["appID": .int(appID), "answered": .array(sent.compactMap { $0.answeredMethod.map { .string($0) } })]

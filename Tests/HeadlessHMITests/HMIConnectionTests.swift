@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import SDLProtocol
 import SDLTransport
+import TestSupport
 import ServiceLifecycle
 import Testing
 
@@ -11,42 +12,6 @@ import Testing
 /// answers the message broker's requests as Core does and then plays Core's part.
 @Suite("The headless HMI over a WebSocket to a fake Core")
 struct HMIConnectionTests {
-    /// One accepted HMI connection, as Core sees it.
-    struct CoreSide {
-        var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-
-        mutating func next() async throws -> HMIMessage {
-            let bytes = try #require(try await inbound.next(), "the HMI closed the connection")
-            return try HMIMessage(parsing: bytes.readableBytesView)
-        }
-
-        func send(_ message: HMIMessage) async throws {
-            try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
-        }
-
-        /// The message broker's part: registrations answered 1000 × n, subscriptions "OK", until OnReady.
-        mutating func handshake() async throws -> [String] {
-            var components: [String] = []
-            var controllers: Int64 = 0
-            while true {
-                let message = try await next()
-                switch message {
-                case .request(let id, "MB.registerComponent", let params):
-                    controllers += 1
-                    components.append(params["componentName"]?.stringValue ?? "?")
-                    try await send(.response(id: id, result: .int(1000 * controllers)))
-                case .request(let id, "MB.subscribeTo", _):
-                    try await send(.response(id: id, result: "OK"))
-                case .notification("BasicCommunication.OnReady", _):
-                    return components
-                default:
-                    Issue.record("unexpected before OnReady: \(message)")
-                }
-            }
-        }
-    }
-
     @Test("Registers, subscribes, sends OnReady, answers Core, activates a new app; after Core drops the link it connects and registers again")
     func handshakeAndReconnect() async throws {
         let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
@@ -64,7 +29,7 @@ struct HMIConnectionTests {
                 let firstAccepted = try #require(try await connections.next())
                 let first = try #require(try await SDLWebSocketServer.upgraded(firstAccepted))
                 try await first.executeThenClose { inbound, outbound in
-                    var core = CoreSide(inbound: inbound.makeAsyncIterator(), outbound: outbound)
+                    var core = FakeCoreHMI.Connection(inbound: inbound.makeAsyncIterator(), outbound: outbound)
                     #expect(try await core.handshake() == HeadlessHMI.components)
                     #expect(connection.snapshot.phase == .ready)
                     try await core.send(.request(id: 42, method: "UI.IsReady", params: [:]))
@@ -90,7 +55,7 @@ struct HMIConnectionTests {
                 let secondAccepted = try #require(try await connections.next())
                 let second = try #require(try await SDLWebSocketServer.upgraded(secondAccepted))
                 try await second.executeThenClose { inbound, outbound in
-                    var core = CoreSide(inbound: inbound.makeAsyncIterator(), outbound: outbound)
+                    var core = FakeCoreHMI.Connection(inbound: inbound.makeAsyncIterator(), outbound: outbound)
                     let components = try await core.handshake()
                     #expect(components == HeadlessHMI.components)
                     #expect(connection.snapshot.apps.isEmpty)
@@ -102,40 +67,27 @@ struct HMIConnectionTests {
 
     @Test("The simulator's drive reaches Core as VehicleInfo.OnVehicleData once Core subscribes")
     func vehicleData() async throws {
-        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
-        let port = try #require(server.channel.localAddress?.port)
+        let core = try await FakeCoreHMI.bind()
         let connection = HMIConnection(
-            address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: port),
-            hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
+            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
             logger: Logger(label: "hmi-test"), vehicleInterval: .milliseconds(10)
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
-            try await server.executeThenClose { accepted in
-                var connections = accepted.makeAsyncIterator()
-                let acceptedConnection = try #require(try await connections.next())
-                let channel = try #require(try await SDLWebSocketServer.upgraded(acceptedConnection))
-                try await channel.executeThenClose { inbound, outbound in
-                    var core = CoreSide(inbound: inbound.makeAsyncIterator(), outbound: outbound)
-                    _ = try await core.handshake()
-                    try await core.send(.request(id: 80, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "appID": 1]))
-                    // A sample may overtake the answer (they leave from two tasks); the answer comes.
-                    var answer: HMIMessage?
-                    for _ in 0..<20 where answer == nil {
-                        let message = try await core.next()
-                        if case .response(80, _) = message { answer = message }
+            try await core.serveOne { core, _ in
+                try await core.send(.request(id: 80, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "appID": 1]))
+                // A sample may overtake the answer (they leave from two tasks); the answer comes.
+                let answer = try await core.next { if case .response(80, _) = $0 { true } else { false } }
+                #expect(answer == .response(id: 80, result: [
+                    "code": 0, "method": "VehicleInfo.SubscribeVehicleData", "speed": ["dataType": "VEHICLEDATA_SPEED", "resultCode": "SUCCESS"],
+                ]))
+                // Three samples in a row, each with the speed and nothing else.
+                for _ in 0..<3 {
+                    guard case .notification("VehicleInfo.OnVehicleData", let params) = try await core.next() else {
+                        Issue.record("not OnVehicleData"); return
                     }
-                    #expect(answer == .response(id: 80, result: [
-                        "code": 0, "method": "VehicleInfo.SubscribeVehicleData", "speed": ["dataType": "VEHICLEDATA_SPEED", "resultCode": "SUCCESS"],
-                    ]))
-                    // Three samples in a row, each with the speed and nothing else.
-                    for _ in 0..<3 {
-                        guard case .notification("VehicleInfo.OnVehicleData", let params) = try await core.next() else {
-                            Issue.record("not OnVehicleData"); return
-                        }
-                        #expect(Array(params.keys) == ["speed"])
-                        #expect(params["speed"]?.doubleValue != nil)
-                    }
+                    #expect(Array(params.keys) == ["speed"])
+                    #expect(params["speed"]?.doubleValue != nil)
                 }
             }
             group.cancelAll()
@@ -144,8 +96,7 @@ struct HMIConnectionTests {
 
     @Test("A replayed OpenXC trace is the vehicle: its speed reaches Core, its button as the driver's press")
     func traceReplay() async throws {
-        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
-        let port = try #require(server.channel.localAddress?.port)
+        let core = try await FakeCoreHMI.bind()
         let trace = try OpenXCTrace(text: """
             {"name":"vehicle_speed","value":42.5,"timestamp":1}
             {"name":"vehicle_speed","value":43,"timestamp":1.05}
@@ -153,35 +104,27 @@ struct HMIConnectionTests {
             {"name":"button_event","value":"ok","event":"released","timestamp":1.1}
             """)
         let connection = HMIConnection(
-            address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: port),
-            hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
+            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
             logger: Logger(label: "hmi-test"), vehicle: .trace(trace, speed: 1, loop: true), vehicleInterval: .milliseconds(10)
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
-            try await server.executeThenClose { accepted in
-                var connections = accepted.makeAsyncIterator()
-                let acceptedConnection = try #require(try await connections.next())
-                let channel = try #require(try await SDLWebSocketServer.upgraded(acceptedConnection))
-                try await channel.executeThenClose { inbound, outbound in
-                    var core = CoreSide(inbound: inbound.makeAsyncIterator(), outbound: outbound)
-                    _ = try await core.handshake()
-                    try await core.send(.request(id: 81, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "appID": 1]))
-                    var speed: SDLJSON?
-                    var buttons: [String] = []
-                    // A trace sends what changed: the speed changes twice a pass (about 1.1 s), and
-                    // the press comes once a pass; both arrive within a few passes.
-                    for _ in 0..<100 where speed == nil || buttons.count < 3 {
-                        switch try await core.next() {
-                        case .notification("VehicleInfo.OnVehicleData", let params): speed = params["speed"] ?? speed
-                        case .notification(let method, let params) where method.hasPrefix("Buttons."):
-                            if params["name"] == "OK" { buttons.append("\(method) \(params["mode"]?.stringValue ?? "")") }
-                        default: break
-                        }
+            try await core.serveOne { core, _ in
+                try await core.send(.request(id: 81, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "appID": 1]))
+                var speed: SDLJSON?
+                var buttons: [String] = []
+                // A trace sends what changed: the speed changes twice a pass (about 1.1 s), and
+                // the press comes once a pass; both arrive within a few passes.
+                for _ in 0..<100 where speed == nil || buttons.count < 3 {
+                    switch try await core.next() {
+                    case .notification("VehicleInfo.OnVehicleData", let params): speed = params["speed"] ?? speed
+                    case .notification(let method, let params) where method.hasPrefix("Buttons."):
+                        if params["name"] == "OK" { buttons.append("\(method) \(params["mode"]?.stringValue ?? "")") }
+                    default: break
                     }
-                    #expect(speed?.doubleValue == 42.5 || speed?.doubleValue == 43, "\(String(describing: speed))")
-                    #expect(Array(buttons.prefix(3)) == ["Buttons.OnButtonEvent BUTTONDOWN", "Buttons.OnButtonEvent BUTTONUP", "Buttons.OnButtonPress SHORT"])
                 }
+                #expect(speed?.doubleValue == 42.5 || speed?.doubleValue == 43, "\(String(describing: speed))")
+                #expect(Array(buttons.prefix(3)) == ["Buttons.OnButtonEvent BUTTONDOWN", "Buttons.OnButtonEvent BUTTONUP", "Buttons.OnButtonPress SHORT"])
             }
             group.cancelAll()
         }

@@ -64,44 +64,44 @@ struct HMIInteractionTests {
         var hmi = try Self.hmi()
         #expect(try Self.performInteraction(&hmi) == [Self.context("HMI_OBSCURED")])
         #expect(hmi.interactions(ofApp: Self.appID).map(\.method) == ["VR.PerformInteraction", "UI.PerformInteraction"])
-        #expect(throws: HMIError.self) { try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(choiceID: 9)) }
-        #expect(throws: HMIError.self) { try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer()) }
-        #expect(throws: HMIError.self) { try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(text: "typed")) }
-        let menu = try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(choiceID: 2))
+        #expect(throws: HMIError.self) { try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(choiceID: 9)) }
+        #expect(throws: HMIError.self) { try hmi.answerInteraction(appID: Self.appID, InteractionAnswer()) }
+        #expect(throws: HMIError.self) { try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(manualTextEntry: "typed")) }
+        let menu = try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(choiceID: 2))
         #expect(menu == [
             .answer(id: 80, method: "VR.PerformInteraction", code: .aborted),
             .answer(id: 81, method: "UI.PerformInteraction", params: ["choiceID": 2]), Self.context("MAIN"),
         ])
         _ = try Self.performInteraction(&hmi)
-        let voice = try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(choiceID: 1, triggerSource: "VR"))
+        let voice = try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(choiceID: 1, triggerSource: "VR"))
         #expect(voice == [
             .answer(id: 81, method: "UI.PerformInteraction", code: .aborted), Self.context("MAIN"),
             .answer(id: 80, method: "VR.PerformInteraction", params: ["choiceID": 1]),
         ])
-        #expect(throws: HMIError.self) { try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(choiceID: 1)) }
+        #expect(throws: HMIError.self) { try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(choiceID: 1)) }
     }
 
     @Test("Typed text answers a KEYBOARD PerformInteraction; a Slider takes a position in range; an alert is dismissed with its speech")
     func otherAnswers() throws {
         var hmi = try Self.hmi()
         _ = try Self.performInteraction(&hmi, layout: "KEYBOARD")
-        let typed = try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(text: "Main street"))
+        let typed = try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(manualTextEntry: "Main street"))
         #expect(typed == [
             .answer(id: 80, method: "VR.PerformInteraction", code: .aborted),
             .answer(id: 81, method: "UI.PerformInteraction", params: ["manualTextEntry": "Main street"]), Self.context("MAIN"),
         ])
         _ = try hmi.receive(.request(id: 90, method: "UI.Slider", params: ["appID": .int(Self.appID), "numTicks": 5, "position": 2]), now: Self.at(0))
-        #expect { try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(sliderPosition: 6)) } throws: { ($0 as? HMIError)?.code == .invalidValue }
-        #expect(try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(sliderPosition: 4))
+        #expect { try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(sliderPosition: 6)) } throws: { ($0 as? HMIError)?.code == .invalidValue }
+        #expect(try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(sliderPosition: 4))
             == [.answer(id: 90, method: "UI.Slider", params: ["sliderPosition": 4]), Self.context("MAIN")])
         _ = try hmi.receive(.request(id: 91, method: "UI.Alert", params: ["appID": .int(Self.appID), "duration": 5000]), now: Self.at(0))
         _ = try hmi.receive(.request(id: 92, method: "TTS.Speak", params: ["appID": .int(Self.appID), "ttsChunks": [["text": "Hi", "type": "TEXT"]]]), now: Self.at(0))
-        #expect(try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(result: "ABORTED"))
+        #expect(try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(resultCode: "ABORTED"))
             == [.answer(id: 91, method: "UI.Alert", code: .aborted), Self.context("MAIN"), .answer(id: 92, method: "TTS.Speak", code: .aborted)])
-        #expect { try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer()) } throws: { ($0 as? HMIError)?.code == .noOpenInteraction }
-        #expect { try hmi.answerInteraction(appID: 1, HMIInteractionAnswer()) } throws: { ($0 as? HMIError)?.code == .unknownApp }
+        #expect { try hmi.answerInteraction(appID: Self.appID, InteractionAnswer()) } throws: { ($0 as? HMIError)?.code == .noOpenInteraction }
+        #expect { try hmi.answerInteraction(appID: 1, InteractionAnswer()) } throws: { ($0 as? HMIError)?.code == .unknownApp }
         _ = try hmi.receive(.request(id: 93, method: "UI.Alert", params: ["appID": .int(Self.appID)]), now: Self.at(0))
-        #expect { try hmi.answerInteraction(appID: Self.appID, HMIInteractionAnswer(result: "FINE")) } throws: { ($0 as? HMIError)?.code == .invalidValue }
+        #expect { try hmi.answerInteraction(appID: Self.appID, InteractionAnswer(resultCode: "FINE")) } throws: { ($0 as? HMIError)?.code == .invalidValue }
     }
 
     @Test("Core closes interactions: UI.CancelInteraction (ABORTED, then SUCCESS; IGNORED when none matches) and UI.ClosePopUp")

@@ -5,6 +5,7 @@ import HeadlessHMI
 import NIOCore
 import SDLProtocol
 import SDLTransport
+import TestSupport
 import Testing
 
 /// `sdl-gateway hmi`, the real executable, against a fake of Core's HMI WebSocket; its control
@@ -14,114 +15,76 @@ struct HMIEndToEndTests {
     @Test("Registers with Core, activates a new app, and the control API's button press, command and distraction reach Core")
     func controlReachesCore() async throws {
         try ServeEndToEndTests.requireExecutable()
-        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
-        let port = try #require(server.channel.localAddress?.port)
-        let process = Process()
-        process.executableURL = ServeEndToEndTests.executable
-        process.arguments = ["hmi", "--core-hmi", "ws://127.0.0.1:\(port)", "--control", "127.0.0.1:0", "--auto-activate", "--log-level", "warning"]
-        process.environment = [:]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let fake = try await FakeCoreHMI.bind()
+        let (process, control) = try Self.launch(
+            ["hmi", "--core-hmi", "ws://127.0.0.1:\(fake.port)", "--control", "127.0.0.1:0", "--auto-activate", "--log-level", "warning"],
+            announcing: "HMI control API on http://"
+        )
         defer { if process.isRunning { process.terminate() } }
-        var printed = ""
-        while !printed.contains("HMI control API on http://") || !printed.hasSuffix("\n") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            printed += String(decoding: data, as: UTF8.self)
-        }
-        let range = try #require(printed.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "\(printed)")
-        let control = String(printed[range])
 
-        try await server.executeThenClose { accepted in
-            var connections = accepted.makeAsyncIterator()
-            let acceptedConnection = try #require(try await connections.next())
-            let core = try #require(try await SDLWebSocketServer.upgraded(acceptedConnection))
-            try await core.executeThenClose { inbound, outbound in
-                var messages = inbound.makeAsyncIterator()
-                func next() async throws -> HMIMessage {
-                    let bytes = try #require(try await messages.next())
-                    return try HMIMessage(parsing: bytes.readableBytesView)
-                }
-                func send(_ message: HMIMessage) async throws {
-                    try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
-                }
-                // The message broker's part, then Core's.
-                var controllers: Int64 = 0
-                handshake: while true {
-                    switch try await next() {
-                    case .request(let id, "MB.registerComponent", _):
-                        controllers += 1
-                        try await send(.response(id: id, result: .int(1000 * controllers)))
-                    case .request(let id, "MB.subscribeTo", _):
-                        try await send(.response(id: id, result: "OK"))
-                    case .notification("BasicCommunication.OnReady", _):
-                        break handshake
-                    case let other:
-                        Issue.record("unexpected: \(other)")
-                    }
-                }
-                #expect(controllers == Int64(HeadlessHMI.components.count))
-                try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio"]]))
-                guard case .request(let activation, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
-                try await send(.response(id: activation, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
+        try await fake.serveOne { core, components in
+            func next() async throws -> HMIMessage { try await core.next() }
+            func send(_ message: HMIMessage) async throws { try await core.send(message) }
+            #expect(components == HeadlessHMI.components)
+            try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio"]]))
+            guard case .request(let activation, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
+            try await send(.response(id: activation, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
 
-                let status = try await Self.send(.GET, "\(control)/status")
-                #expect(status.body?["phase"] == "ready")
-                let apps = try await Self.send(.GET, "\(control)/apps")
-                #expect(apps.body?.arrayValue?.first?["appName"] == "Radio")
+            let status = try await Self.send(.GET, "\(control)/status")
+            #expect(status.body?["phase"] == "ready")
+            let apps = try await Self.send(.GET, "\(control)/apps")
+            #expect(apps.body?.arrayValue?.first?["appName"] == "Radio")
 
-                let pressed = try await Self.send(.POST, "\(control)/buttons/OK/press", json: ["appID": 7])
-                #expect(pressed.status == 200)
-                #expect(try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONDOWN", "appID": 7]))
-                #expect(try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONUP", "appID": 7]))
-                #expect(try await next() == .notification(method: "Buttons.OnButtonPress", params: ["name": "OK", "mode": "SHORT", "appID": 7]))
+            let pressed = try await Self.send(.POST, "\(control)/buttons/OK/press", json: ["appID": 7])
+            #expect(pressed.status == 200)
+            #expect(try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONDOWN", "appID": 7]))
+            #expect(try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONUP", "appID": 7]))
+            #expect(try await next() == .notification(method: "Buttons.OnButtonPress", params: ["name": "OK", "mode": "SHORT", "appID": 7]))
 
-                let command = try await Self.send(.POST, "\(control)/apps/7/commands/12", json: ["triggerSource": "VR"])
-                #expect(command.status == 200)
-                #expect(try await next() == .notification(method: "VR.OnCommand", params: ["cmdID": 12, "appID": 7]))
+            let command = try await Self.send(.POST, "\(control)/apps/7/commands/12", json: ["triggerSource": "VR"])
+            #expect(command.status == 200)
+            #expect(try await next() == .notification(method: "VR.OnCommand", params: ["cmdID": 12, "appID": 7]))
 
-                let distraction = try await Self.send(.PUT, "\(control)/driver-distraction", json: ["state": "DD_ON"])
-                #expect(distraction.body?["state"] == "DD_ON")
-                #expect(try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"]))
+            let distraction = try await Self.send(.PUT, "\(control)/driver-distraction", json: ["state": "DD_ON"])
+            #expect(distraction.body?["state"] == "DD_ON")
+            #expect(try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"]))
 
-                // An alert waits for the driver: its context at once, the answer when the control API dismisses it.
-                try await send(.request(id: 500, method: "UI.Alert", params: ["appID": 7, "duration": 10000, "alertStrings": []]))
-                #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "ALERT", "appID": 7]))
-                let screen = try await Self.send(.GET, "\(control)/apps/7/screen")
-                #expect(screen.body?["interactions"]?.arrayValue?.first?["method"] == "UI.Alert")
-                let dismissed = try await Self.send(.POST, "\(control)/apps/7/interaction", json: [:])
-                #expect(dismissed.body?["answered"] == ["UI.Alert"])
-                #expect(try await next() == .answer(id: 500, method: "UI.Alert"))
-                #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "MAIN", "appID": 7]))
-                let nothing = try await Self.send(.POST, "\(control)/apps/7/interaction", json: [:])
-                #expect(nothing.status == 409)
-                // A slider nobody moves ends TIMED_OUT by itself (100 ms here).
-                try await send(.request(id: 501, method: "UI.Slider", params: ["appID": 7, "numTicks": 3, "position": 1, "timeout": 100]))
-                #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "HMI_OBSCURED", "appID": 7]))
-                #expect(try await next() == .answer(id: 501, method: "UI.Slider", code: .timedOut))
+            // An alert waits for the driver: its context at once, the answer when the control API dismisses it.
+            try await send(.request(id: 500, method: "UI.Alert", params: ["appID": 7, "duration": 10000, "alertStrings": []]))
+            #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "ALERT", "appID": 7]))
+            let screen = try await Self.send(.GET, "\(control)/apps/7/screen")
+            #expect(screen.body?["interactions"]?.arrayValue?.first?["method"] == "UI.Alert")
+            let dismissed = try await Self.send(.POST, "\(control)/apps/7/interaction", json: [:])
+            #expect(dismissed.body?["answered"] == ["UI.Alert"])
+            #expect(try await next() == .answer(id: 500, method: "UI.Alert"))
+            #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "MAIN", "appID": 7]))
+            let nothing = try await Self.send(.POST, "\(control)/apps/7/interaction", json: [:])
+            #expect(nothing.status == 409)
+            // A slider nobody moves ends TIMED_OUT by itself (100 ms here).
+            try await send(.request(id: 501, method: "UI.Slider", params: ["appID": 7, "numTicks": 3, "position": 1, "timeout": 100]))
+            #expect(try await next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "HMI_OBSCURED", "appID": 7]))
+            #expect(try await next() == .answer(id: 501, method: "UI.Slider", code: .timedOut))
 
-                let unknown = try await Self.send(.PUT, "\(control)/apps/99/hmi", json: ["hmiLevel": "FULL"])
-                #expect(unknown.status == 404)
-                let badLevel = try await Self.send(.PUT, "\(control)/apps/7/hmi", json: ["hmiLevel": "HALF"])
-                #expect(badLevel.status == 422)
+            let unknown = try await Self.send(.PUT, "\(control)/apps/99/hmi", json: ["hmiLevel": "FULL"])
+            #expect(unknown.status == 404)
+            let badLevel = try await Self.send(.PUT, "\(control)/apps/7/hmi", json: ["hmiLevel": "HALF"])
+            #expect(badLevel.status == 422)
 
-                // Vehicle data set by hand reaches Core once it subscribed (the drive's samples come too).
-                try await send(.request(id: 502, method: "VehicleInfo.SubscribeVehicleData", params: ["appID": 7, "speed": true]))
-                var answered = false
-                for _ in 0..<50 where !answered { answered = try await next().answeredMethod == "VehicleInfo.SubscribeVehicleData" }
-                #expect(answered, "the subscription answered (samples of the drive may come first)")
-                let badSpeed = try await Self.send(.PUT, "\(control)/vehicle-data", json: ["speed": "fast"])
-                #expect(badSpeed.status == 422)
-                let set = try await Self.send(.PUT, "\(control)/vehicle-data", json: ["speed": 123.5])
-                #expect(set.body?["speed"] == 123.5)
-                var seen = false
-                for _ in 0..<50 where !seen {
-                    if case .notification("VehicleInfo.OnVehicleData", let params) = try await next(), params["speed"] == 123.5 { seen = true }
-                }
-                #expect(seen, "VehicleInfo.OnVehicleData with the speed set")
-                #expect(try await Self.send(.GET, "\(control)/vehicle-data").body?["speed"] == 123.5)
+            // Vehicle data set by hand reaches Core once it subscribed (the drive's samples come too).
+            try await send(.request(id: 502, method: "VehicleInfo.SubscribeVehicleData", params: ["appID": 7, "speed": true]))
+            var answered = false
+            for _ in 0..<50 where !answered { answered = try await next().answeredMethod == "VehicleInfo.SubscribeVehicleData" }
+            #expect(answered, "the subscription answered (samples of the drive may come first)")
+            let badSpeed = try await Self.send(.PUT, "\(control)/vehicle-data", json: ["speed": "fast"])
+            #expect(badSpeed.status == 422)
+            let set = try await Self.send(.PUT, "\(control)/vehicle-data", json: ["speed": 123.5])
+            #expect(set.body?["speed"] == 123.5)
+            var seen = false
+            for _ in 0..<50 where !seen {
+                if case .notification("VehicleInfo.OnVehicleData", let params) = try await next(), params["speed"] == 123.5 { seen = true }
             }
+            #expect(seen, "VehicleInfo.OnVehicleData with the speed set")
+            #expect(try await Self.send(.GET, "\(control)/vehicle-data").body?["speed"] == 123.5)
         }
         process.terminate()
         process.waitUntilExit()
@@ -143,78 +106,65 @@ struct HMIEndToEndTests {
     @Test("serve --hmi: the headless HMI runs in-process, its control API at /v1/hmi behind the gateway's tokens (none 401, read 403 to act, control acts)")
     func serveWithHMI() async throws {
         try ServeEndToEndTests.requireExecutable()
-        let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
-        let port = try #require(server.channel.localAddress?.port)
-        let process = Process()
-        process.executableURL = ServeEndToEndTests.executable
-        process.arguments = [
-            "serve", "--listen", "127.0.0.1:0", "--core", "tcp://127.0.0.1:9", "--hmi", "ws://127.0.0.1:\(port)",
-            "--token", "control-token-1", "--token", "read-token-01:read", "--log-level", "warning",
-        ]
-        process.environment = [:]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let fake = try await FakeCoreHMI.bind()
+        let (process, url) = try Self.launch(
+            [
+                "serve", "--listen", "127.0.0.1:0", "--core", "tcp://127.0.0.1:9", "--hmi", "ws://127.0.0.1:\(fake.port)",
+                "--token", "control-token-1", "--token", "read-token-01:read", "--log-level", "warning",
+            ],
+            announcing: "sdl-gateway on http://", expecting: "headless HMI for SDL Core at ws://127.0.0.1:\(fake.port)"
+        )
         defer { if process.isRunning { process.terminate() } }
-        var printed = ""
-        while !printed.contains("sdl-gateway on http://") || !printed.hasSuffix("\n") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            printed += String(decoding: data, as: UTF8.self)
-        }
-        #expect(printed.contains("headless HMI for SDL Core at ws://127.0.0.1:\(port)"), "\(printed)")
-        let range = try #require(printed.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "\(printed)")
-        let base = String(printed[range]) + "/v1/hmi"
+        let base = url + "/v1/hmi"
 
-        try await server.executeThenClose { accepted in
-            var connections = accepted.makeAsyncIterator()
-            let first = try #require(try await connections.next())
-            let core = try #require(try await SDLWebSocketServer.upgraded(first))
-            try await core.executeThenClose { inbound, outbound in
-                var messages = inbound.makeAsyncIterator()
-                func next() async throws -> HMIMessage {
-                    let bytes = try #require(try await messages.next())
-                    return try HMIMessage(parsing: bytes.readableBytesView)
-                }
-                func send(_ message: HMIMessage) async throws {
-                    try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
-                }
-                var controllers: Int64 = 0
-                handshake: for _ in 0..<100 {
-                    switch try await next() {
-                    case .request(let id, "MB.registerComponent", _):
-                        controllers += 1
-                        try await send(.response(id: id, result: .int(1000 * controllers)))
-                    case .request(let id, _, _):
-                        try await send(.response(id: id, result: "OK"))
-                    case .notification("BasicCommunication.OnReady", _):
-                        break handshake
-                    default:
-                        continue
-                    }
-                }
-                try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio", "policyAppID": "radio-1"]]))
-                // serve --hmi activates new apps, as serve --simulate does.
-                guard case .request(_, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
+        try await fake.serveOne { core, _ in
+            func next() async throws -> HMIMessage { try await core.next() }
+            func send(_ message: HMIMessage) async throws { try await core.send(message) }
+            try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio", "policyAppID": "radio-1"]]))
+            // serve --hmi activates new apps, as serve --simulate does.
+            guard case .request(_, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
 
-                #expect(try await Self.send(.GET, "\(base)/status").status == 401)
-                #expect(try await Self.send(.GET, "\(base)/status", token: "wrong-token-1").status == 401)
-                let status = try await Self.send(.GET, "\(base)/status", token: "read-token-01")
-                #expect(status.status == 200 && status.body?["phase"] == "ready")
-                #expect(try await Self.send(.GET, "\(base)/apps/7", token: "read-token-01").body?["policyAppID"] == "radio-1")
-                let readActs = try await Self.send(.PUT, "\(base)/driver-distraction", json: ["state": "DD_ON"], token: "read-token-01")
-                #expect(readActs.status == 403)
-                let acts = try await Self.send(.PUT, "\(base)/driver-distraction", json: ["state": "DD_ON"], token: "control-token-1")
-                #expect(acts.status == 200)
-                var seen = false
-                for _ in 0..<50 where !seen { seen = try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"]) }
-                #expect(seen)
-                #expect(try await Self.send(.GET, "\(base)/apps/nobody", token: "control-token-1").status == 404)
-            }
+            #expect(try await Self.send(.GET, "\(base)/status").status == 401)
+            #expect(try await Self.send(.GET, "\(base)/status", token: "wrong-token-1").status == 401)
+            let status = try await Self.send(.GET, "\(base)/status", token: "read-token-01")
+            #expect(status.status == 200 && status.body?["phase"] == "ready")
+            #expect(try await Self.send(.GET, "\(base)/apps/7", token: "read-token-01").body?["policyAppID"] == "radio-1")
+            let readActs = try await Self.send(.PUT, "\(base)/driver-distraction", json: ["state": "DD_ON"], token: "read-token-01")
+            #expect(readActs.status == 403)
+            let acts = try await Self.send(.PUT, "\(base)/driver-distraction", json: ["state": "DD_ON"], token: "control-token-1")
+            #expect(acts.status == 200)
+            var seen = false
+            for _ in 0..<50 where !seen { seen = try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"]) }
+            #expect(seen)
+            #expect(try await Self.send(.GET, "\(base)/apps/nobody", token: "control-token-1").status == 404)
         }
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    /// Starts `sdl-gateway ARGUMENTS` and reads its standard output up to the line holding
+    /// `announcing`; the first `http://127.0.0.1:PORT` in it. `expecting` must have been printed too.
+    static func launch(_ arguments: [String], announcing: String, expecting: String? = nil) throws -> (Process, String) {
+        try ServeEndToEndTests.requireExecutable()
+        let process = Process()
+        process.executableURL = ServeEndToEndTests.executable
+        process.arguments = arguments
+        process.environment = [:]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var printed = ""
+        while !printed.contains(announcing) || !printed.hasSuffix("\n") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        guard let range = printed.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), expecting.map(printed.contains) ?? true else {
+            process.terminate()
+            throw ServeEndToEndTests.ServeError(output: printed)
+        }
+        return (process, String(printed[range]))
     }
 
     static func send(_ method: HTTPMethod, _ url: String, json: SDLJSON? = nil, token: String? = nil) async throws -> (status: Int, body: SDLJSON?) {

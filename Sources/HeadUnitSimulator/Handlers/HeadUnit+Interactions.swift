@@ -3,7 +3,8 @@ import SDLProtocol
 import SDLSpec
 
 /// How the control API (`POST /apps/{appID}/interaction`) answers an app's open interaction, as
-/// the user would: pick a choice, move the slider, dismiss, or end it with a result code.
+/// the user would: pick a choice, move the slider, dismiss, or end it with a result code. The
+/// simulator and the headless HMI take the same answer.
 public struct InteractionAnswer: Sendable {
     /// PerformInteraction: the choice picked (must be in one of the shown choice sets).
     public var choiceID: Int64?
@@ -17,7 +18,7 @@ public struct InteractionAnswer: Sendable {
     /// A PerformInteraction with the KEYBOARD layout: what the user typed (`manualTextEntry`).
     public var manualTextEntry: String?
 
-    public init(choiceID: Int64?, sliderPosition: Int64?, resultCode: String?, triggerSource: String?, manualTextEntry: String? = nil) {
+    public init(choiceID: Int64? = nil, sliderPosition: Int64? = nil, resultCode: String? = nil, triggerSource: String? = nil, manualTextEntry: String? = nil) {
         self.choiceID = choiceID
         self.sliderPosition = sliderPosition
         self.resultCode = resultCode
