@@ -54,7 +54,7 @@ export async function connect(options = {}) {
   return gateway;
 }
 
-/** A connection to one gateway: its apps, its image store, its simulator. */
+/** A connection to one gateway: its apps, its image store, its simulator or headless HMI. */
 export class Gateway {
   /** @param {{base?: string, token?: string, askForToken?: Function}} options */
   constructor({ base, token, askForToken } = {}) {
@@ -124,6 +124,21 @@ export class Gateway {
       driverDistraction: async (state) => this.request("PUT", "/v1/simulator/driver-distraction", { state }),
       /** The simulator's traffic log, newest last. */
       log: async (limit = 100) => this.request("GET", `/v1/simulator/log?limit=${limit}`),
+    };
+    /** The headless HMI of a real SDL Core (`serve --hmi`): the simulator's driving operations on Core. */
+    this.hmi = {
+      /** `{core, phase, apps}`: whether the HMI is connected to Core and ready. */
+      status: async () => this.request("GET", "/v1/hmi/status"),
+      /** The apps Core registered, with Core's HMI app ids. */
+      apps: async () => this.request("GET", "/v1/hmi/apps"),
+      /** What the HMI shows for an app (a gateway app id or Core's HMI app id). */
+      screen: async (app) => this.request("GET", `/v1/hmi/apps/${enc(app)}/screen`),
+      setHMILevel: async (app, hmiLevel) => this.request("PUT", `/v1/hmi/apps/${enc(app)}/hmi`, { hmiLevel }),
+      /** Presses a button as the driver (`{mode}`; `{appID, customButtonID}` for an app's own). */
+      press: async (button, options = {}) => this.request("POST", `/v1/hmi/buttons/${enc(button)}/press`, options),
+      answer: async (app, answer) => this.request("POST", `/v1/hmi/apps/${enc(app)}/interaction`, answer),
+      vehicleData: async (values) => this.request("PUT", "/v1/hmi/vehicle-data", values),
+      driverDistraction: async (state) => this.request("PUT", "/v1/hmi/driver-distraction", { state }),
     };
   }
 

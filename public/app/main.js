@@ -26,11 +26,14 @@ const gw = await connect({
   askForToken: () => prompt("This sdl-gateway needs a token (kept for this tab only):"),
 }).catch((error) => (report(error), null));
 
-const context = { gw, app: null, simulated: false };
+const context = { gw, app: null, simulated: false, headless: null };
 if (gw) {
   if (gw.token) sessionStorage.setItem(TOKEN_KEY, gw.token);
   context.simulated = await gw.simulator.apps().then(() => true, () => false);
-  $("status").textContent = `RPC spec ${gw.specVersion}${context.simulated ? " · simulated head unit" : ""}`;
+  // Without the simulator, a gateway with --hmi drives a real Core through its headless HMI.
+  context.headless = context.simulated ? null : await gw.hmi.status().catch(() => null);
+  const headUnit = context.simulated ? " · simulated head unit" : context.headless ? ` · SDL Core with the headless HMI (${context.headless.phase})` : "";
+  $("status").textContent = `RPC spec ${gw.specVersion}${headUnit}`;
   for (const view of views) view.init?.(context);
   await refreshApps();
 }
