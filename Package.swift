@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "sdl-gateway", targets: ["SDLGatewayCommand"]),
         .executable(name: "sdl-spec-gen", targets: ["SDLSpecGenerator"]),
+        .executable(name: "sdl-gateway-bench", targets: ["SDLGatewayBench"]),
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "HeadUnitSimulator", targets: ["HeadUnitSimulator"]),
@@ -193,6 +194,22 @@ let package = Package(
             dependencies: ["SDLResourceEmbedder"]
         ),
         // `sdl-spec-gen`: regenerates Sources/SDLSpec/Generated from MOBILE_API.xml.
+        // The benchmark harness (BENCHMARKS.md): the simulator and the gateway as processes, timed
+        // against a direct SDL client.
+        .executableTarget(
+            name: "SDLGatewayBench",
+            dependencies: [
+                "SDLClient",
+                "SDLProtocol",
+                "SDLTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "SDLSpecGenerator",
             dependencies: [
@@ -355,6 +372,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SDLGatewayBenchTests",
+            dependencies: [
+                "SDLGatewayBench",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

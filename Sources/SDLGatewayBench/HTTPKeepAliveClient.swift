@@ -1,0 +1,68 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// One HTTP/1.1 keep-alive connection that sends requests one after another, as a browser's or a
+/// script's client does: what the `rest` and `health` scenarios time. No pooling, no redirects,
+/// no TLS: the benchmark's own traffic on 127.0.0.1.
+struct HTTPKeepAliveClient {
+    struct Response {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: ByteBuffer
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The largest response body read (the RPC answers are a few hundred bytes).
+    static let maximumBodySize = 1 << 20
+
+    let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+    let host: String
+
+    static func connect(host: String, port: Int) async throws -> HTTPKeepAliveClient {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return HTTPKeepAliveClient(channel: channel, host: "\(host):\(port)")
+    }
+
+    /// Runs `body` with a request function on the open connection, then closes it.
+    func run<Result: Sendable>(_ body: (_ send: (HTTPMethod, String, [UInt8]?) async throws -> Response) async throws -> Result) async throws -> Result {
+        try await channel.executeThenClose { inbound, outbound in
+            var responses = inbound.makeAsyncIterator()
+            return try await body { method, path, bytes in
+                var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
+                head.headers.add(name: "Host", value: host)
+                if let bytes {
+                    head.headers.add(name: "Content-Type", value: "application/json")
+                    head.headers.add(name: "Content-Length", value: String(bytes.count))
+                }
+                try await outbound.write(.head(head))
+                if let bytes { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
+                try await outbound.write(.end(nil))
+                var response = Response(status: 0, headers: [:], body: ByteBuffer())
+                while let part = try await responses.next() {
+                    switch part {
+                    case .head(let responseHead):
+                        response.status = Int(responseHead.status.code)
+                        response.headers = responseHead.headers
+                    case .body(var chunk):
+                        guard response.body.readableBytes + chunk.readableBytes <= Self.maximumBodySize else { throw Failure(description: "a response body over 1 MiB") }
+                        response.body.writeBuffer(&chunk)
+                    case .end:
+                        return response
+                    }
+                }
+                throw Failure(description: "the gateway closed the connection")
+            }
+        }
+    }
+}

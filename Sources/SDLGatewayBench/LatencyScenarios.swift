@@ -1,0 +1,82 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SDLClient
+import SDLProtocol
+
+/// The latency scenarios with one request in flight: `raw` (an SDL client straight to the head
+/// unit), `rest` (the same Show through `POST /v1/apps/{id}/rpc/Show` on a keep-alive
+/// connection) and `health` (`GET /v1/health` on the same kind of connection: what the HTTP stack
+/// alone costs). Requests are paced so that no head-unit limit is met (SDL Core: 1,000 requests per
+/// 10 s per app): a limited request would time the limit, not the path.
+struct LatencyScenarios {
+    /// The Show of every scenario: two text fields.
+    static func show(_ index: Int) -> SDLJSON { ["mainField1": "sdl-gateway-bench", "mainField2": .string("request \(index)")] }
+
+    let samples: Int
+    /// Pause between requests of the paced scenarios.
+    let interval: Duration
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `samples` Shows through the SDL client, one at a time.
+    func raw(_ session: SDLAppSession) async throws -> LatencySample {
+        var durations: [Duration] = []
+        let clock = ContinuousClock()
+        for index in 0..<samples {
+            let started = clock.now
+            let response = try await session.request("Show", Self.show(index))
+            durations.append(clock.now - started)
+            let resultCode = response.parameters["resultCode"]?.stringValue
+            guard resultCode == "SUCCESS" else { throw Failure(description: "raw Show answered \(resultCode ?? "?")") }
+            try await Task.sleep(for: interval)
+        }
+        return LatencySample(durations)
+    }
+
+    /// `samples` Shows through the gateway's REST API, one at a time; also the gateway's own share
+    /// of each (its `Server-Timing` `gateway` part).
+    func rest(_ send: (HTTPMethod, String, [UInt8]?) async throws -> HTTPKeepAliveClient.Response, app: String) async throws -> (LatencySample, gatewayShare: [Double]) {
+        var durations: [Duration] = []
+        var shares: [Double] = []
+        let clock = ContinuousClock()
+        for index in 0..<samples {
+            let body = Self.show(index).serializedBytes()
+            let started = clock.now
+            let response = try await send(.POST, "/v1/apps/\(app)/rpc/Show", body)
+            durations.append(clock.now - started)
+            guard response.status == 200 else { throw Failure(description: "REST Show answered \(response.status): \(String(buffer: response.body))") }
+            if let share = Self.gatewayShare(response.headers) { shares.append(share) }
+            try await Task.sleep(for: interval)
+        }
+        return (LatencySample(durations), shares)
+    }
+
+    /// `samples` health requests, one at a time, unpaced (nothing limits them).
+    func health(_ send: (HTTPMethod, String, [UInt8]?) async throws -> HTTPKeepAliveClient.Response) async throws -> LatencySample {
+        var durations: [Duration] = []
+        let clock = ContinuousClock()
+        for _ in 0..<samples {
+            let started = clock.now
+            let response = try await send(.GET, "/v1/health", nil)
+            durations.append(clock.now - started)
+            guard response.status == 200 else { throw Failure(description: "GET /v1/health answered \(response.status)") }
+        }
+        return LatencySample(durations)
+    }
+
+    /// The `gateway;dur=` part of a `Server-Timing` header, in ms.
+    static func gatewayShare(_ headers: HTTPHeaders) -> Double? {
+        guard let value = headers.first(name: "Server-Timing") else { return nil }
+        for part in value.split(separator: ",") {
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.first == "gateway" else { continue }
+            for field in fields.dropFirst() where field.hasPrefix("dur=") {
+                return Double(field.dropFirst(4))
+            }
+        }
+        return nil
+    }
+}

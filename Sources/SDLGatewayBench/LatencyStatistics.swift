@@ -1,0 +1,42 @@
+/// Latencies of one scenario in one round, and the spread of a figure over rounds.
+struct LatencySample {
+    var milliseconds: [Double]
+
+    init(_ durations: [Duration]) {
+        milliseconds = durations.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }.sorted()
+    }
+
+    /// The `fraction` quantile (nearest rank) in ms; 0 for no samples.
+    func quantile(_ fraction: Double) -> Double {
+        guard !milliseconds.isEmpty else { return 0 }
+        let rank = Int((fraction * Double(milliseconds.count)).rounded(.up)) - 1
+        return milliseconds[min(max(rank, 0), milliseconds.count - 1)]
+    }
+
+    var p50: Double { quantile(0.5) }
+    var p99: Double { quantile(0.99) }
+}
+
+/// min, median and max of a figure measured once per round.
+struct Spread: Encodable {
+    var min: Double
+    var median: Double
+    var max: Double
+
+    init(_ values: [Double]) {
+        let sorted = values.sorted()
+        min = sorted.first ?? 0
+        max = sorted.last ?? 0
+        median = sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// `min / median / max` with 3 decimals.
+    var text: String { [min, median, max].map { format($0) }.joined(separator: " / ") }
+}
+
+func format(_ value: Double, decimals: Int = 3) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let rounded = (value * scale).rounded() / scale
+    return "\(rounded)"
+}
