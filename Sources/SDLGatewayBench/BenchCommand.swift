@@ -105,9 +105,10 @@ struct BenchCommand: AsyncParsableCommand {
                         switch name {
                         case "raw": figures[name] = try await scenarios.raw(session)
                         case "rest":
-                            let (sample, shares) = try await scenarios.rest(send, app: "bench")
+                            let (sample, shares, headUnit) = try await scenarios.rest(send, app: "bench")
                             figures[name] = sample
                             report.gatewayShareP50.append(LatencySample([]).with(shares).p50)
+                            report.headUnitShareP50.append(LatencySample([]).with(headUnit).p50)
                         default: figures[name] = try await scenarios.health(send)
                         }
                     }

@@ -12,6 +12,9 @@ struct BenchReport {
     var restOverRaw: [Double] = []
     var restOverHealth: [Double] = []
     var gatewayShareP50: [Double] = []
+    /// The gateway's SDL client's round trip to the head unit within a REST Show (`Server-Timing`
+    /// `headunit`): against `raw`, what the gateway's session costs over a direct one.
+    var headUnitShareP50: [Double] = []
     var gatewayCPUSeconds = 0.0
     var gatewayResidentKiB = 0
 
@@ -43,6 +46,7 @@ struct BenchReport {
             "rest / raw p50:            \(Spread(restOverRaw).text)",
             "rest / health p50:         \(Spread(restOverHealth).text)",
             "gateway share of REST p50: \(Spread(gatewayShareP50).text) ms (Server-Timing gateway)",
+            "head unit share of REST p50: \(Spread(headUnitShareP50).text) ms (Server-Timing headunit; compare raw p50)",
             "gateway CPU: \(format(gatewayCPUSeconds, decimals: 2)) s, resident \(gatewayResidentKiB) KiB",
             "not measured yet: ws, throughput (64 in flight), fanout, scale, putfile",
         ]
@@ -69,6 +73,7 @@ struct BenchReport {
         var rest_over_raw_p50: Double
         var rest_over_health_p50: Double
         var gateway_share_p50_ms: Double
+        var headunit_share_p50_ms: Double
         var gatewayCPUSeconds: Double
         var gatewayResidentKiB: Int
         var notMeasured: [String]
@@ -80,7 +85,7 @@ struct BenchReport {
             processors: ProcessInfo.processInfo.activeProcessorCount,
             p50Milliseconds: p50.mapValues(Spread.init), p99Milliseconds: p99.mapValues(Spread.init),
             rest_over_raw_p50: Spread(restOverRaw).median, rest_over_health_p50: Spread(restOverHealth).median,
-            gateway_share_p50_ms: Spread(gatewayShareP50).median, gatewayCPUSeconds: (gatewayCPUSeconds * 1000).rounded() / 1000, gatewayResidentKiB: gatewayResidentKiB,
+            gateway_share_p50_ms: Spread(gatewayShareP50).median, headunit_share_p50_ms: Spread(headUnitShareP50).median, gatewayCPUSeconds: (gatewayCPUSeconds * 1000).rounded() / 1000, gatewayResidentKiB: gatewayResidentKiB,
             notMeasured: ["ws_over_raw_p50", "rest_over_raw_throughput", "rest_over_health_throughput", "fanout", "scale", "putfile_rest_over_raw"]
         )
         let encoder = JSONEncoder()

@@ -45,9 +45,12 @@ struct HTTPKeepAliveClient {
                     head.headers.add(name: "Content-Type", value: "application/json")
                     head.headers.add(name: "Content-Length", value: String(bytes.count))
                 }
-                try await outbound.write(.head(head))
-                if let bytes { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
-                try await outbound.write(.end(nil))
+                // One write (one flush): head, body and end leave in one segment, as curl and
+                // browsers send a small request.
+                var parts: [HTTPClientRequestPart] = [.head(head)]
+                if let bytes { parts.append(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
+                parts.append(.end(nil))
+                try await outbound.write(contentsOf: parts)
                 var response = Response(status: 0, headers: [:], body: ByteBuffer())
                 while let part = try await responses.next() {
                     switch part {

@@ -36,11 +36,13 @@ struct LatencyScenarios {
         return LatencySample(durations)
     }
 
-    /// `samples` Shows through the gateway's REST API, one at a time; also the gateway's own share
-    /// of each (its `Server-Timing` `gateway` part).
-    func rest(_ send: (HTTPMethod, String, [UInt8]?) async throws -> HTTPKeepAliveClient.Response, app: String) async throws -> (LatencySample, gatewayShare: [Double]) {
+    /// `samples` Shows through the gateway's REST API, one at a time; also the parts of each the
+    /// gateway reports in `Server-Timing`: its own (`gateway`) and its SDL client's round trip to
+    /// the head unit (`headunit`).
+    func rest(_ send: (HTTPMethod, String, [UInt8]?) async throws -> HTTPKeepAliveClient.Response, app: String) async throws -> (LatencySample, gatewayShare: [Double], headUnitShare: [Double]) {
         var durations: [Duration] = []
         var shares: [Double] = []
+        var headUnit: [Double] = []
         let clock = ContinuousClock()
         for index in 0..<samples {
             let body = Self.show(index).serializedBytes()
@@ -48,10 +50,11 @@ struct LatencyScenarios {
             let response = try await send(.POST, "/v1/apps/\(app)/rpc/Show", body)
             durations.append(clock.now - started)
             guard response.status == 200 else { throw Failure(description: "REST Show answered \(response.status): \(String(buffer: response.body))") }
-            if let share = Self.gatewayShare(response.headers) { shares.append(share) }
+            if let share = Self.serverTiming(response.headers, "gateway") { shares.append(share) }
+            if let share = Self.serverTiming(response.headers, "headunit") { headUnit.append(share) }
             try await Task.sleep(for: interval)
         }
-        return (LatencySample(durations), shares)
+        return (LatencySample(durations), shares, headUnit)
     }
 
     /// `samples` health requests, one at a time, unpaced (nothing limits them).
@@ -67,12 +70,12 @@ struct LatencyScenarios {
         return LatencySample(durations)
     }
 
-    /// The `gateway;dur=` part of a `Server-Timing` header, in ms.
-    static func gatewayShare(_ headers: HTTPHeaders) -> Double? {
+    /// The `NAME;dur=` part of a `Server-Timing` header, in ms.
+    static func serverTiming(_ headers: HTTPHeaders, _ name: String) -> Double? {
         guard let value = headers.first(name: "Server-Timing") else { return nil }
         for part in value.split(separator: ",") {
             let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.first == "gateway" else { continue }
+            guard fields.first == name else { continue }
             for field in fields.dropFirst() where field.hasPrefix("dur=") {
                 return Double(field.dropFirst(4))
             }
