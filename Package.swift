@@ -203,10 +203,12 @@ let package = Package(
                 "SDLProtocol",
                 "SDLTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -402,6 +404,7 @@ let package = Package(
             dependencies: [
                 "Gateway",
                 "HeadlessHMI",
+                "SDLClient",
                 "SDLGatewayCommand",
                 "SDLProtocol",
                 "SDLSpec",

@@ -13,28 +13,43 @@ import SDLTransport
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdl-gateway-bench",
-        abstract: "Measure the gateway against a direct SDL client: latency of raw SDL, REST and GET /v1/health.",
+        abstract: "Measure the gateway against a direct SDL client: latency, throughput, PutFile, fan-out and scale.",
         discussion: """
             It starts `sdl-gateway simulate` and `sdl-gateway serve` as separate processes on 127.0.0.1 \
-            (or, with --core, uses that head unit for both), registers one app directly and one through \
-            the gateway, warms up, then runs the scenarios in rounds, each round in another order, and \
-            prints a table (min / median / max over rounds) and a last line BENCH {json}. Requests of \
-            one app are paced at --rate per second, under SDL Core's 1,000 per 10 s; the gateway's own \
-            rate limit is lifted (--rate-limit 0).
+            (or, with --core, uses that head unit), registers one app directly and one through the \
+            gateway, warms up, then runs the scenarios in rounds, each round in another order, and \
+            prints a table (min / median / max over rounds) and a last line BENCH {json}. Latency \
+            requests of one app are paced at --rate per second, under SDL Core's 1,000 per 10 s. \
+            Throughput needs no head-unit limit: the simulator is started with --request-limit 0 and \
+            the gateway with --core-request-limit 0; against --core it runs only with \
+            --core-request-limit 0 (Core's AppTimeScaleMaxRequests = 0). The gateway's own rate \
+            limit is lifted (--rate-limit 0) and its event client limit raised (events.maximumClients).
             """
     )
 
-    @Flag(help: "3 rounds of 40 requests per scenario: under a minute.")
+    @Flag(help: "3 rounds of 40 latency requests, 2 s of fan-out, 50 sessions and 1,000 idle clients: under two minutes.")
     var quick = false
 
     @Option(help: "Rounds (each runs every scenario once). Default 7, 3 with --quick.")
     var rounds: Int?
 
-    @Option(help: "Requests per scenario and round. Default 200, 40 with --quick.")
+    @Option(help: "Requests per latency scenario and round (throughput: 10 times as many). Default 200, 40 with --quick.")
     var samples: Int?
 
-    @Option(help: "Requests per second of one app in the paced scenarios (raw, rest), at most 90. Default 80.")
+    @Option(help: "Requests per second of one app in the paced scenarios (raw, rest, ws), at most 90. Default 80.")
     var rate: Int = 80
+
+    @Option(help: "Requests in flight in the throughput scenarios. Default 64.")
+    var inFlight: Int = 64
+
+    @Option(help: "Seconds of each fan-out run (50 Hz). Default 10, 2 with --quick.")
+    var fanOutSeconds: Int?
+
+    @Option(help: "App sessions and idle WebSocket clients of the scale scenario. Default 250 and 10000, 50 and 1000 with --quick.")
+    var scale: [Int] = []
+
+    @Option(help: "Scenarios to run: latency, throughput, putfile, fanout, scale (comma-separated). Default all.")
+    var only: String?
 
     @Option(help: "The sdl-gateway executable. Default: the one beside this executable.")
     var gateway: String?
@@ -42,43 +57,80 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "A head unit (tcp://host:port, e.g. SDL Core with its HMI) instead of starting the simulator.")
     var core: String?
 
+    @Option(help: "With --core: the control API of its HMI (sdl-gateway hmi --control), host:port, for fan-out.")
+    var control: String?
+
+    @Option(help: "With --core: Core's AppTimeScaleMaxRequests (0: none). Throughput runs only with 0. Default 1000.")
+    var coreRequestLimit: Int = 1000
+
+    static let allScenarios = ["latency", "throughput", "putfile", "fanout", "scale"]
+
     mutating func validate() throws {
         guard (1...90).contains(rate) else { throw ValidationError("--rate is 1…90 requests per second (SDL Core allows 100 per second per app)") }
         if let rounds, !(1...100).contains(rounds) { throw ValidationError("--rounds is 1…100") }
         if let samples, !(1...100_000).contains(samples) { throw ValidationError("--samples is 1…100000") }
+        guard (1...1024).contains(inFlight) else { throw ValidationError("--in-flight is 1…1024") }
+        if let fanOutSeconds, !(1...600).contains(fanOutSeconds) { throw ValidationError("--fan-out-seconds is 1…600") }
+        guard scale.isEmpty || (scale.count == 2 && (0...250).contains(scale[0]) && (0...50_000).contains(scale[1])) else {
+            throw ValidationError("--scale takes two values, sessions (0…250) then clients (0…50000): --scale 250 --scale 10000")
+        }
+        for name in selected where !Self.allScenarios.contains(name) {
+            throw ValidationError("--only: \(name) is not one of \(Self.allScenarios.joined(separator: ", "))")
+        }
     }
 
+    var selected: [String] { only.map { $0.split(separator: ",").map(String.init) } ?? Self.allScenarios }
+
     func run() async throws {
-        let rounds = rounds ?? (quick ? 3 : 7)
-        let samples = samples ?? (quick ? 40 : 200)
+        let plan = BenchPlan(
+            rounds: rounds ?? (quick ? 3 : 7), samples: samples ?? (quick ? 40 : 200), rate: rate, inFlight: inFlight,
+            fanOutSeconds: fanOutSeconds ?? (quick ? 2 : 10),
+            scaleSessions: scale.first ?? (quick ? 50 : 250), scaleClients: scale.dropFirst().first ?? (quick ? 1000 : 10_000),
+            scenarios: Set(selected)
+        )
+        let openFiles = BenchPlan.raiseOpenFileLimit()
         let executable = gateway ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdl-gateway").path
         var headUnit = core
+        var controlAddress = control
         var simulator: BenchProcess?
         if headUnit == nil {
-            let (process, address) = try BenchProcess.start(
-                executable, ["simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--auto-activate", "--log-level", "error"],
-                waitingFor: #"SDL head unit on (127\.0\.0\.1:[0-9]+)"#
+            let (process, addresses) = try BenchProcess.start(
+                executable, ["simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--auto-activate", "--request-limit", "0", "--log-level", "error"],
+                waitingFor: [#"SDL head unit on (127\.0\.0\.1:[0-9]+)"#, #"control API on http://(127\.0\.0\.1:[0-9]+)"#]
             )
             simulator = process
-            headUnit = "tcp://\(address)"
+            headUnit = "tcp://\(addresses[0])"
+            controlAddress = addresses[1]
         }
         defer { simulator?.stop() }
+        let requestLimit = simulator == nil ? coreRequestLimit : 0
         let core = headUnit ?? ""
-        let (server, base) = try BenchProcess.start(
-            executable, ["serve", "--listen", "127.0.0.1:0", "--core", core, "--rate-limit", "0", "--log-level", "error"],
-            waitingFor: #"sdl-gateway on http://(127\.0\.0\.1:[0-9]+)"#
+        // The event client limit must hold the fan-out and scale clients.
+        let configFile = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-gateway-bench-\(getpid()).json")
+        let clients = max(1_100, plan.scaleClients + 100)
+        try Data(#"{"events": {"maximumClients": \#(clients)}}"#.utf8).write(to: configFile)
+        defer { try? FileManager.default.removeItem(at: configFile) }
+        let (server, addresses) = try BenchProcess.start(
+            executable,
+            ["serve", "--listen", "127.0.0.1:0", "--core", core, "--rate-limit", "0", "--core-request-limit", "\(requestLimit)", "--config", configFile.path, "--log-level", "error"],
+            waitingFor: [#"sdl-gateway on http://(127\.0\.0\.1:[0-9]+)"#]
         )
         defer { server.stop() }
-        let address = try SDLTransportAddress(core)
-        let hostPort = base.split(separator: ":")
-        guard hostPort.count == 2, let port = Int(hostPort[1]) else { throw ValidationError("unexpected gateway address \(base)") }
+        let base = addresses[0]
+        guard let port = base.split(separator: ":").last.flatMap({ Int($0) }) else { throw ValidationError("unexpected gateway address \(base)") }
 
         var logger = Logger(label: "sdl-gateway-bench")
         logger.logLevel = .error
-        let session = SDLAppSession(
-            configuration: .init(address: address, app: SDLAppConfiguration(appName: "Bench raw", appID: "bench-raw")), logger: logger
+        var sessionConfiguration = SDLConnection.Configuration(address: try SDLTransportAddress(core), app: SDLAppConfiguration(appName: "Bench raw", appID: "bench-raw"))
+        if requestLimit == 0 {
+            sessionConfiguration.rateLimits.anyLevel = SDLRequestRateLimiter.Limit(maximumRequests: 0, window: .seconds(10))
+        }
+        let session = SDLAppSession(configuration: sessionConfiguration, logger: logger)
+        let context = BenchRun(
+            plan: plan, session: session, gateway: server.stats, base: base, port: port, headUnit: simulator == nil ? core : "simulator",
+            control: controlAddress, throughputCapped: requestLimit == 0 ? nil : "the head unit allows each app \(requestLimit) requests per 10 s (--core-request-limit); run Core with AppTimeScaleMaxRequests = 0 and pass --core-request-limit 0",
+            openFiles: openFiles
         )
-        let scenarios = LatencyScenarios(samples: samples, interval: .milliseconds(1000 / rate))
         let report = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await session.run() }
             defer { group.cancelAll() }
@@ -86,52 +138,11 @@ struct BenchCommand: AsyncParsableCommand {
             registration: while let event = await events.next() {
                 if case .connection(.registered, _) = event { break registration }
             }
-            let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
-            let report = try await http.run { send in
-                let created = try await send(.POST, "/v1/apps", Array(#"{"id":"bench","appName":"Bench REST","appID":"bench-rest"}"#.utf8))
-                guard created.status == 201 else { throw ValidationError("POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
-                // Warm-up: a few of each, not counted.
-                let warmUp = LatencyScenarios(samples: 10, interval: scenarios.interval)
-                _ = try await warmUp.raw(session)
-                _ = try await warmUp.rest(send, app: "bench")
-                _ = try await warmUp.health(send)
-                var report = BenchReport(rounds: rounds, samples: samples, rate: rate, headUnit: simulator == nil ? core : "simulator")
-                let cpuBefore = server.cpuSeconds
-                for round in 0..<rounds {
-                    // Each round in another order, so that no scenario always follows another.
-                    let order = [["raw", "rest", "health"], ["rest", "health", "raw"], ["health", "raw", "rest"]][round % 3]
-                    var figures: [String: LatencySample] = [:]
-                    for name in order {
-                        switch name {
-                        case "raw": figures[name] = try await scenarios.raw(session)
-                        case "rest":
-                            let (sample, shares, headUnit) = try await scenarios.rest(send, app: "bench")
-                            figures[name] = sample
-                            report.gatewayShareP50.append(LatencySample([]).with(shares).p50)
-                            report.headUnitShareP50.append(LatencySample([]).with(headUnit).p50)
-                        default: figures[name] = try await scenarios.health(send)
-                        }
-                    }
-                    report.add(figures)
-                }
-                report.gatewayCPUSeconds = server.cpuSeconds - cpuBefore
-                report.gatewayResidentKiB = server.residentKiB
-                _ = try await send(.DELETE, "/v1/apps/bench", nil)
-                return report
-            }
+            let report = try await context.run()
             await session.close()
             return report
         }
         print(report.table)
         print("BENCH " + report.json)
-    }
-}
-
-extension LatencySample {
-    /// A sample of values already in ms.
-    func with(_ values: [Double]) -> LatencySample {
-        var copy = self
-        copy.milliseconds = values.sorted()
-        return copy
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The figures of one run: per scenario and round the p50 and p99, and the ratios of scenarios
-/// measured in the same round.
+/// The figures of one run: per scenario and round the p50 and p99 (latency) or the rate
+/// (throughput, putfile), the ratios of scenarios measured in the same round, fan-out and scale.
 struct BenchReport {
     let rounds: Int
     let samples: Int
@@ -10,46 +10,121 @@ struct BenchReport {
     var p50: [String: [Double]] = [:]
     var p99: [String: [Double]] = [:]
     var restOverRaw: [Double] = []
+    var wsOverRaw: [Double] = []
     var restOverHealth: [Double] = []
     var gatewayShareP50: [Double] = []
     /// The gateway's SDL client's round trip to the head unit within a REST Show (`Server-Timing`
     /// `headunit`): against `raw`, what the gateway's session costs over a direct one.
     var headUnitShareP50: [Double] = []
+    /// Requests per second with `inFlight` at once, per scenario and round.
+    var throughput: [String: [Double]] = [:]
+    var inFlight = 0
+    /// Why throughput was not measured (a head-unit limit would cap it), if it was not.
+    var throughputSkipped: String?
+    /// MB/s of a `putFileSize`-byte file, per way and round.
+    var putFile: [String: [Double]] = [:]
+    var putFileSize = 0
+    /// The gateway's peak resident memory (VmHWM) before and after the uploads.
+    var putFilePeakKiB: (before: Int, after: Int) = (0, 0)
+    var fanOut: [FanOutScenario.Figures] = []
+    var fanOutSkipped: String?
+    var scale: ScaleScenario.Figures?
+    var scaleSkipped: String?
     var gatewayCPUSeconds = 0.0
     var gatewayResidentKiB = 0
 
-    static let scenarios = ["raw", "rest", "health"]
+    static let latencyScenarios = ["raw", "rest", "ws", "health"]
+    static let throughputScenarios = ["raw", "rest", "health"]
 
     mutating func add(_ figures: [String: LatencySample]) {
         for (name, sample) in figures {
             p50[name, default: []].append(sample.p50)
             p99[name, default: []].append(sample.p99)
         }
-        if let raw = figures["raw"]?.p50, let rest = figures["rest"]?.p50, raw > 0 { restOverRaw.append(rest / raw) }
-        if let health = figures["health"]?.p50, let rest = figures["rest"]?.p50, health > 0 { restOverHealth.append(rest / health) }
+        if let ratio = Self.ratio(figures["rest"]?.p50, figures["raw"]?.p50) { restOverRaw.append(ratio) }
+        if let ratio = Self.ratio(figures["ws"]?.p50, figures["raw"]?.p50) { wsOverRaw.append(ratio) }
+        if let ratio = Self.ratio(figures["rest"]?.p50, figures["health"]?.p50) { restOverHealth.append(ratio) }
+    }
+
+    mutating func addThroughput(_ figures: [String: Double]) {
+        for (name, value) in figures { throughput[name, default: []].append(value) }
+    }
+
+    mutating func addPutFile(_ figures: [String: Double]) {
+        for (name, value) in figures { putFile[name, default: []].append(value) }
+    }
+
+    /// `numerator / denominator` of each round.
+    func ratios(_ series: [String: [Double]], _ numerator: String, _ denominator: String) -> [Double] {
+        zip(series[numerator] ?? [], series[denominator] ?? []).compactMap { Self.ratio($0, $1) }
+    }
+
+    /// The median of a ratio over rounds, to 3 decimals.
+    static func ratio(_ values: [Double]) -> Double { Spread.rounded(Spread(values).median, 3) }
+
+    static func ratio(_ numerator: Double?, _ denominator: Double?) -> Double? {
+        guard let numerator, let denominator, denominator > 0 else { return nil }
+        return numerator / denominator
     }
 
     var table: String {
         var lines = [
-            "sdl-gateway-bench: \(rounds) rounds × \(samples) requests per scenario, head unit \(headUnit), \(Self.build) build",
-            "paced at \(rate)/s per app (raw, rest); the gateway's rate limit lifted (--rate-limit 0)",
+            "sdl-gateway-bench: \(rounds) rounds × \(samples) requests per latency scenario, head unit \(headUnit), \(Self.build) build",
+            "latency paced at \(rate)/s per app (raw, rest, ws); the gateway's rate limit lifted (--rate-limit 0)",
             "",
-            "scenario  p50 ms (min / median / max)      p99 ms (min / median / max)",
+            "latency   p50 ms (min / median / max)      p99 ms (min / median / max)",
         ]
-        for name in Self.scenarios {
+        for name in Self.latencyScenarios {
             let padded = name.padding(toLength: 10, withPad: " ", startingAt: 0)
             let middle = Spread(p50[name] ?? []).text.padding(toLength: 33, withPad: " ", startingAt: 0)
             lines.append("\(padded)\(middle)\(Spread(p99[name] ?? []).text)")
         }
         lines += [
             "",
-            "rest / raw p50:            \(Spread(restOverRaw).text)",
-            "rest / health p50:         \(Spread(restOverHealth).text)",
-            "gateway share of REST p50: \(Spread(gatewayShareP50).text) ms (Server-Timing gateway)",
+            "rest / raw p50:              \(Spread(restOverRaw).text)",
+            "ws / raw p50:                \(Spread(wsOverRaw).text)",
+            "rest / health p50:           \(Spread(restOverHealth).text)",
+            "gateway share of REST p50:   \(Spread(gatewayShareP50).text) ms (Server-Timing gateway)",
             "head unit share of REST p50: \(Spread(headUnitShareP50).text) ms (Server-Timing headunit; compare raw p50)",
-            "gateway CPU: \(format(gatewayCPUSeconds, decimals: 2)) s, resident \(gatewayResidentKiB) KiB",
-            "not measured yet: ws, throughput (64 in flight), fanout, scale, putfile",
+            "",
         ]
+        if let throughputSkipped {
+            lines.append("throughput: not measured: \(throughputSkipped)")
+        } else {
+            lines.append("throughput, \(inFlight) in flight, requests/s (min / median / max)")
+            for name in Self.throughputScenarios {
+                lines.append("\(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(Spread(throughput[name] ?? [], decimals: 0).text)")
+            }
+            lines.append("rest / raw throughput:       \(Spread(ratios(throughput, "rest", "raw")).text)")
+            lines.append("rest / health throughput:    \(Spread(ratios(throughput, "rest", "health")).text)")
+        }
+        lines += [
+            "",
+            "putfile, \(putFileSize / 1_000_000) MB, MB/s (min / median / max)",
+            "raw       \(Spread(putFile["raw"] ?? []).text)",
+            "rest      \(Spread(putFile["rest"] ?? []).text)",
+            "rest / raw putfile:          \(Spread(ratios(putFile, "rest", "raw")).text)",
+            "gateway peak resident (VmHWM): \(putFilePeakKiB.before) KiB before the uploads, \(putFilePeakKiB.after) KiB after",
+            "",
+        ]
+        if let fanOutSkipped {
+            lines.append("fanout: not measured: \(fanOutSkipped)")
+        } else {
+            lines.append("fanout    delivered   p50 ms   p99 ms   gateway CPU s per 1,000 events")
+            for figures in fanOut {
+                let label = "\(figures.clients)".padding(toLength: 10, withPad: " ", startingAt: 0)
+                let fraction = "\(format(figures.deliveredFraction * 100, decimals: 3)) %".padding(toLength: 12, withPad: " ", startingAt: 0)
+                let p50 = format(figures.latency.p50).padding(toLength: 9, withPad: " ", startingAt: 0)
+                let p99 = format(figures.latency.p99).padding(toLength: 9, withPad: " ", startingAt: 0)
+                lines.append("\(label)\(fraction)\(p50)\(p99)\(format(figures.cpuPerThousand, decimals: 4))")
+            }
+        }
+        if let scale {
+            lines.append("scale: \(scale.sessions) sessions, \(format(scale.perSessionKiB, decimals: 1)) KiB each; \(scale.clients) idle WebSocket clients, \(format(scale.perClientKiB, decimals: 1)) KiB each")
+        } else {
+            lines.append("scale: not measured: \(scaleSkipped ?? "")")
+        }
+        lines.append("gateway CPU: \(format(gatewayCPUSeconds, decimals: 2)) s over the run, resident \(gatewayResidentKiB) KiB at the end")
         return lines.joined(separator: "\n")
     }
 
@@ -59,6 +134,16 @@ struct BenchReport {
         #else
         "release"
         #endif
+    }
+
+    private struct FanOutDocument: Encodable {
+        var clients: Int
+        var sent: Int
+        var delivered: Int
+        var deliveredFraction: Double
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+        var gatewayCPUSecondsPer1000: Double
     }
 
     private struct Document: Encodable {
@@ -71,22 +156,58 @@ struct BenchReport {
         var p50Milliseconds: [String: Spread]
         var p99Milliseconds: [String: Spread]
         var rest_over_raw_p50: Double
+        var ws_over_raw_p50: Double
         var rest_over_health_p50: Double
         var gateway_share_p50_ms: Double
         var headunit_share_p50_ms: Double
+        var inFlight: Int
+        var throughputPerSecond: [String: Spread]
+        var rest_over_raw_throughput: Double?
+        var rest_over_health_throughput: Double?
+        var putFileBytes: Int
+        var putFileMBPerSecond: [String: Spread]
+        var putfile_rest_over_raw: Double?
+        var putFilePeakResidentKiB: [String: Int]
+        var fanout: [FanOutDocument]
+        var scale_sessions: Int?
+        var scale_per_session_kib: Double?
+        var scale_clients: Int?
+        var scale_per_client_kib: Double?
         var gatewayCPUSeconds: Double
         var gatewayResidentKiB: Int
         var notMeasured: [String]
     }
 
     var json: String {
+        var notMeasured: [String] = []
+        if let throughputSkipped { notMeasured.append("throughput: \(throughputSkipped)") }
+        if let fanOutSkipped { notMeasured.append("fanout: \(fanOutSkipped)") }
+        if let scaleSkipped { notMeasured.append("scale: \(scaleSkipped)") }
+        let putFileRatios = ratios(putFile, "rest", "raw")
         let document = Document(
             rounds: rounds, samples: samples, ratePerSecond: rate, headUnit: headUnit, build: Self.build,
             processors: ProcessInfo.processInfo.activeProcessorCount,
-            p50Milliseconds: p50.mapValues(Spread.init), p99Milliseconds: p99.mapValues(Spread.init),
-            rest_over_raw_p50: Spread(restOverRaw).median, rest_over_health_p50: Spread(restOverHealth).median,
-            gateway_share_p50_ms: Spread(gatewayShareP50).median, headunit_share_p50_ms: Spread(headUnitShareP50).median, gatewayCPUSeconds: (gatewayCPUSeconds * 1000).rounded() / 1000, gatewayResidentKiB: gatewayResidentKiB,
-            notMeasured: ["ws_over_raw_p50", "rest_over_raw_throughput", "rest_over_health_throughput", "fanout", "scale", "putfile_rest_over_raw"]
+            p50Milliseconds: p50.mapValues { Spread($0) }, p99Milliseconds: p99.mapValues { Spread($0) },
+            rest_over_raw_p50: Self.ratio(restOverRaw), ws_over_raw_p50: Self.ratio(wsOverRaw),
+            rest_over_health_p50: Self.ratio(restOverHealth),
+            gateway_share_p50_ms: Spread(gatewayShareP50).median, headunit_share_p50_ms: Spread(headUnitShareP50).median,
+            inFlight: inFlight, throughputPerSecond: throughput.mapValues { Spread($0, decimals: 0) },
+            rest_over_raw_throughput: throughputSkipped == nil ? Self.ratio(ratios(throughput, "rest", "raw")) : nil,
+            rest_over_health_throughput: throughputSkipped == nil ? Self.ratio(ratios(throughput, "rest", "health")) : nil,
+            putFileBytes: putFileSize, putFileMBPerSecond: putFile.mapValues { Spread($0) },
+            putfile_rest_over_raw: putFileRatios.isEmpty ? nil : Self.ratio(putFileRatios),
+            putFilePeakResidentKiB: ["before": putFilePeakKiB.before, "after": putFilePeakKiB.after],
+            fanout: fanOut.map {
+                FanOutDocument(
+                    clients: $0.clients, sent: $0.sent, delivered: $0.delivered, deliveredFraction: Spread.rounded($0.deliveredFraction, 5),
+                    p50Milliseconds: Spread.rounded($0.latency.p50, 3), p99Milliseconds: Spread.rounded($0.latency.p99, 3),
+                    gatewayCPUSecondsPer1000: Spread.rounded($0.cpuPerThousand, 5)
+                )
+            },
+            scale_sessions: scale?.sessions, scale_per_session_kib: scale.map { Spread.rounded($0.perSessionKiB, 1) },
+            scale_clients: scale?.clients, scale_per_client_kib: scale.map { Spread.rounded($0.perClientKiB, 1) },
+            gatewayCPUSeconds: Spread.rounded(gatewayCPUSeconds, 3), gatewayResidentKiB: gatewayResidentKiB,
+            notMeasured: notMeasured
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -5,7 +5,7 @@ import NIOPosix
 /// One HTTP/1.1 keep-alive connection that sends requests one after another, as a browser's or a
 /// script's client does: what the `rest` and `health` scenarios time. No pooling, no redirects,
 /// no TLS: the benchmark's own traffic on 127.0.0.1.
-struct HTTPKeepAliveClient {
+struct HTTPKeepAliveClient: Sendable {
     struct Response {
         var status: Int
         var headers: HTTPHeaders
@@ -18,6 +18,10 @@ struct HTTPKeepAliveClient {
 
     /// The largest response body read (the RPC answers are a few hundred bytes).
     static let maximumBodySize = 1 << 20
+
+    /// Sends a request (method, path, body) and reads its response. A body is JSON unless the
+    /// path is a file's (`/files/`).
+    typealias Send = (HTTPMethod, String, ByteBuffer?) async throws -> Response
 
     let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
     let host: String
@@ -35,20 +39,20 @@ struct HTTPKeepAliveClient {
     }
 
     /// Runs `body` with a request function on the open connection, then closes it.
-    func run<Result: Sendable>(_ body: (_ send: (HTTPMethod, String, [UInt8]?) async throws -> Response) async throws -> Result) async throws -> Result {
+    func run<Result: Sendable>(_ body: (_ send: Send) async throws -> Result) async throws -> Result {
         try await channel.executeThenClose { inbound, outbound in
             var responses = inbound.makeAsyncIterator()
             return try await body { method, path, bytes in
                 var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
                 head.headers.add(name: "Host", value: host)
                 if let bytes {
-                    head.headers.add(name: "Content-Type", value: "application/json")
-                    head.headers.add(name: "Content-Length", value: String(bytes.count))
+                    head.headers.add(name: "Content-Type", value: path.contains("/files/") ? "application/octet-stream" : "application/json")
+                    head.headers.add(name: "Content-Length", value: String(bytes.readableBytes))
                 }
                 // One write (one flush): head, body and end leave in one segment, as curl and
                 // browsers send a small request.
                 var parts: [HTTPClientRequestPart] = [.head(head)]
-                if let bytes { parts.append(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
+                if let bytes { parts.append(.body(.byteBuffer(bytes))) }
                 parts.append(.end(nil))
                 try await outbound.write(contentsOf: parts)
                 var response = Response(status: 0, headers: [:], body: ByteBuffer())

@@ -6,8 +6,8 @@ import SDLProtocol
 
 /// The latency scenarios with one request in flight: `raw` (an SDL client straight to the head
 /// unit), `rest` (the same Show through `POST /v1/apps/{id}/rpc/Show` on a keep-alive
-/// connection) and `health` (`GET /v1/health` on the same kind of connection: what the HTTP stack
-/// alone costs). Requests are paced so that no head-unit limit is met (SDL Core: 1,000 requests per
+/// connection), `ws` (the same over the app's event WebSocket) and `health` (`GET /v1/health`
+/// on the same kind of connection: what the HTTP stack alone costs). Requests are paced so that no head-unit limit is met (SDL Core: 1,000 requests per
 /// 10 s per app): a limited request would time the limit, not the path.
 struct LatencyScenarios {
     /// The Show of every scenario: two text fields.
@@ -39,13 +39,13 @@ struct LatencyScenarios {
     /// `samples` Shows through the gateway's REST API, one at a time; also the parts of each the
     /// gateway reports in `Server-Timing`: its own (`gateway`) and its SDL client's round trip to
     /// the head unit (`headunit`).
-    func rest(_ send: (HTTPMethod, String, [UInt8]?) async throws -> HTTPKeepAliveClient.Response, app: String) async throws -> (LatencySample, gatewayShare: [Double], headUnitShare: [Double]) {
+    func rest(_ send: HTTPKeepAliveClient.Send, app: String) async throws -> (LatencySample, gatewayShare: [Double], headUnitShare: [Double]) {
         var durations: [Duration] = []
         var shares: [Double] = []
         var headUnit: [Double] = []
         let clock = ContinuousClock()
         for index in 0..<samples {
-            let body = Self.show(index).serializedBytes()
+            let body = ByteBuffer(bytes: Self.show(index).serializedBytes())
             let started = clock.now
             let response = try await send(.POST, "/v1/apps/\(app)/rpc/Show", body)
             durations.append(clock.now - started)
@@ -57,8 +57,22 @@ struct LatencyScenarios {
         return (LatencySample(durations), shares, headUnit)
     }
 
+    /// `samples` Shows over the app's event WebSocket (`{"id","function","params"}`), one at a time.
+    func ws(_ call: WebSocketRPCClient.Call) async throws -> LatencySample {
+        var durations: [Duration] = []
+        let clock = ContinuousClock()
+        for index in 0..<samples {
+            let started = clock.now
+            let reply = try await call("Show", Self.show(index))
+            durations.append(clock.now - started)
+            guard reply["status"]?.intValue == 200 else { throw Failure(description: "WebSocket Show answered \(reply.serialized())") }
+            try await Task.sleep(for: interval)
+        }
+        return LatencySample(durations)
+    }
+
     /// `samples` health requests, one at a time, unpaced (nothing limits them).
-    func health(_ send: (HTTPMethod, String, [UInt8]?) async throws -> HTTPKeepAliveClient.Response) async throws -> LatencySample {
+    func health(_ send: HTTPKeepAliveClient.Send) async throws -> LatencySample {
         var durations: [Duration] = []
         let clock = ContinuousClock()
         for _ in 0..<samples {

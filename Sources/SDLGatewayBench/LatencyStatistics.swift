@@ -6,6 +6,11 @@ struct LatencySample {
         milliseconds = durations.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }.sorted()
     }
 
+    /// A sample of values already in ms.
+    init(milliseconds: [Double]) {
+        self.milliseconds = milliseconds.sorted()
+    }
+
     /// The `fraction` quantile (nearest rank) in ms; 0 for no samples.
     func quantile(_ fraction: Double) -> Double {
         guard !milliseconds.isEmpty else { return 0 }
@@ -17,26 +22,41 @@ struct LatencySample {
     var p99: Double { quantile(0.99) }
 }
 
-/// min, median and max of a figure measured once per round.
+/// min, median and max of a figure measured once per round, rounded to `decimals` in JSON.
 struct Spread: Encodable {
     var min: Double
     var median: Double
     var max: Double
+    var decimals = 3
 
-    init(_ values: [Double]) {
+    init(_ values: [Double], decimals: Int = 3) {
         let sorted = values.sorted()
         min = sorted.first ?? 0
         max = sorted.last ?? 0
         median = sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        self.decimals = decimals
     }
 
-    /// `min / median / max` with 3 decimals.
-    var text: String { [min, median, max].map { format($0) }.joined(separator: " / ") }
+    private enum CodingKeys: String, CodingKey { case min, median, max }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.rounded(min, decimals), forKey: .min)
+        try container.encode(Self.rounded(median, decimals), forKey: .median)
+        try container.encode(Self.rounded(max, decimals), forKey: .max)
+    }
+
+    /// `min / median / max`.
+    var text: String { [min, median, max].map { format($0, decimals: decimals) }.joined(separator: " / ") }
+
+    static func rounded(_ value: Double, _ decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
 }
 
 func format(_ value: Double, decimals: Int = 3) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let rounded = (value * scale).rounded() / scale
-    return "\(rounded)"
+    let rounded = Spread.rounded(value, decimals)
+    return decimals == 0 ? "\(Int(rounded))" : "\(rounded)"
 }

@@ -8,7 +8,7 @@ import SDLProtocol
 struct ServeConfigFile {
     static let keys = [
         "listen", "core", "allowedCores", "simulate", "hmi", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "logFormat", "insecure",
-        "limits", "events", "apps", "simulator", "record",
+        "coreRequestLimit", "limits", "events", "apps", "simulator", "record",
     ]
     static let limitsKeys = [
         "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive", "imageStoreSize",

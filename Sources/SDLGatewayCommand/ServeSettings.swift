@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Gateway
 import Logging
+import NIOCore
 import SDLClient
 import SDLProtocol
 import SDLSpec
@@ -29,6 +30,7 @@ struct ServeSettings {
         "SDL_GATEWAY_LISTEN", "SDL_GATEWAY_CORE", "SDL_GATEWAY_ALLOW_CORES", "SDL_GATEWAY_SIMULATE", "SDL_GATEWAY_CONFIG",
         "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL", "SDL_GATEWAY_LOG_FORMAT",
         "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT", "SDL_GATEWAY_RECORD", "SDL_GATEWAY_HMI",
+        "SDL_GATEWAY_CORE_REQUEST_LIMIT",
     ]
 
     var listen: HostPort
@@ -39,6 +41,8 @@ struct ServeSettings {
     var hmi: SDLTransportAddress?
     /// The simulator's options with `simulate` (nil without it).
     var headUnit: SimulatorOptions.Resolved?
+    /// SDL Core's `AppTimeScaleMaxRequests` as `serve` was told (0: none).
+    var coreRequestLimit = 1000
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var catalog: SDLCatalog
@@ -180,7 +184,24 @@ struct ServeSettings {
             }
             recording = GatewayRecording(directory: directory)
         }
-        configuration.sessions = GatewayApps.Options(defaultCore: core, catalog: catalog, allowedCores: allowedCores, recording: recording)
+        let fileRequestLimit = try file.members["coreRequestLimit"].map { value in
+            guard let number = value.intValue else { throw ServeConfigFile.wrongType("coreRequestLimit", "a whole number of requests", value) }
+            return Int(clamping: number)
+        }
+        let requestLimit = try command.coreRequestLimit
+            ?? environment["SDL_GATEWAY_CORE_REQUEST_LIMIT"].map { text -> Int in
+                guard let number = Int(text) else { throw ValidationError("SDL_GATEWAY_CORE_REQUEST_LIMIT=\(text) is not a whole number of requests.") }
+                return number
+            }
+            ?? fileRequestLimit ?? headUnit?.requestLimit ?? 1000
+        guard (0...1_000_000).contains(requestLimit) else {
+            throw ValidationError("--core-request-limit (SDL_GATEWAY_CORE_REQUEST_LIMIT, \"coreRequestLimit\") must be 0…1000000 requests per 10 s (got \(requestLimit)).")
+        }
+        coreRequestLimit = requestLimit
+        configuration.sessions = GatewayApps.Options(
+            defaultCore: core, catalog: catalog, allowedCores: allowedCores, recording: recording,
+            rateLimits: Self.sessionLimits(coreRequestLimit: requestLimit)
+        )
         self.configuration = configuration
 
         let insecure = try flag(command.insecure, "SDL_GATEWAY_INSECURE", "insecure")
@@ -213,5 +234,17 @@ struct ServeSettings {
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+    }
+}
+
+extension ServeSettings {
+    /// What each app session of the gateway keeps to when SDL Core allows `coreRequestLimit`
+    /// requests per 10 s (`AppTimeScaleMaxRequests`, SDL-PROTOCOL.md §k): 90 % of it, at least 1,
+    /// and no limit when Core has none; the limit in HMI NONE stays 90 % of Core's 100.
+    static func sessionLimits(coreRequestLimit: Int) -> SDLRequestRateLimiter.Configuration {
+        var limits = SDLRequestRateLimiter.Configuration.default
+        let kept = coreRequestLimit == 0 ? 0 : max(1, coreRequestLimit * 9 / 10)
+        limits.anyLevel = SDLRequestRateLimiter.Limit(maximumRequests: kept, window: .seconds(10))
+        return limits
     }
 }

@@ -31,19 +31,22 @@ struct SimulatorOptions: ParsableArguments {
     @Option(help: "Milliseconds after a resumed registration before the app is back in FULL (SDL Core's ApplicationResumingTimeout), 0…60000. Default 3000.")
     var resumingTimeout: Int?
 
+    @Option(help: "Requests an app may make per 10 s before it is unregistered with TOO_MANY_REQUESTS (SDL Core's AppTimeScaleMaxRequests); 0 turns the limit off. Default 1000.")
+    var requestLimit: Int?
+
     enum Policy: String, CaseIterable, ExpressibleByArgument {
         case open
         case `default`
     }
 
     /// The variables of these options.
-    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE", "SDL_SIMULATOR_PRETTY_JSON", "SDL_SIMULATOR_RESUMING_TIMEOUT"]
+    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE", "SDL_SIMULATOR_PRETTY_JSON", "SDL_SIMULATOR_RESUMING_TIMEOUT", "SDL_SIMULATOR_REQUEST_LIMIT"]
     /// The keys of the config file's `"simulator"` object.
-    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON", "resumingTimeout"]
+    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON", "resumingTimeout", "requestLimit"]
 
     /// The options given on the command line, by their flag (for "needs --simulate").
     var given: [String] {
-        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON), ("--resuming-timeout", resumingTimeout != nil)]
+        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON), ("--resuming-timeout", resumingTimeout != nil), ("--request-limit", requestLimit != nil)]
             .filter(\.1).map(\.0)
     }
 
@@ -83,18 +86,23 @@ struct SimulatorOptions: ParsableArguments {
             return flag
         }
         let prettyFromEnvironment = try SettingsValue.bool(environment, "SDL_SIMULATOR_PRETTY_JSON")
-        let resumingFromEnvironment = try environment["SDL_SIMULATOR_RESUMING_TIMEOUT"].map { text in
-            guard let milliseconds = Int(text) else { throw ValidationError("SDL_SIMULATOR_RESUMING_TIMEOUT=\(text) is not a whole number of milliseconds.") }
-            return milliseconds
+        func whole(_ option: Int?, _ flag: String, _ variable: String, _ key: String, unit: String, short: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+            let fromEnvironment = try environment[variable].map { text in
+                guard let number = Int(text) else { throw ValidationError("\(variable)=\(text) is not a whole number of \(unit).") }
+                return number
+            }
+            let fromFile = try file?[key].map { value in
+                guard let number = value.intValue else { throw ServeConfigFile.wrongType("simulator.\(key)", "a whole number of \(unit)", value) }
+                return Int(clamping: number)
+            }
+            let number = option ?? fromEnvironment ?? fromFile ?? value
+            guard range.contains(number) else {
+                throw ValidationError("\(flag) (\(variable), \"simulator.\(key)\") must be \(range.lowerBound)…\(range.upperBound) \(short) (got \(number)).")
+            }
+            return number
         }
-        let resumingFromFile = try file?["resumingTimeout"].map { value in
-            guard let milliseconds = value.intValue else { throw ServeConfigFile.wrongType("simulator.resumingTimeout", "a whole number of milliseconds", value) }
-            return Int(clamping: milliseconds)
-        }
-        let resuming = resumingTimeout ?? resumingFromEnvironment ?? resumingFromFile ?? 3000
-        guard (0...60_000).contains(resuming) else {
-            throw ValidationError("--resuming-timeout (SDL_SIMULATOR_RESUMING_TIMEOUT, \"simulator.resumingTimeout\") must be 0…60000 ms (got \(resuming)).")
-        }
+        let resuming = try whole(resumingTimeout, "--resuming-timeout", "SDL_SIMULATOR_RESUMING_TIMEOUT", "resumingTimeout", unit: "milliseconds", short: "ms", default: 3000, in: 0...60_000)
+        let requests = try whole(requestLimit, "--request-limit", "SDL_SIMULATOR_REQUEST_LIMIT", "requestLimit", unit: "requests", short: "requests per 10 s", default: 1000, in: 0...1_000_000)
         let traceFromFile = try fileString("trace")
         let profileFromFile = try fileString("profile")
         return Resolved(
@@ -104,7 +112,8 @@ struct SimulatorOptions: ParsableArguments {
             profile: profile ?? environment["SDL_SIMULATOR_PROFILE"] ?? profileFromFile,
             timeScale: try number(timeScale, "--time-scale", "SDL_SIMULATOR_TIME_SCALE", "timeScale"),
             prettyJSON: prettyJSON || (prettyFromEnvironment ?? prettyFromFile ?? false),
-            resumingTimeout: resuming
+            resumingTimeout: resuming,
+            requestLimit: requests
         )
     }
 
@@ -118,6 +127,8 @@ struct SimulatorOptions: ParsableArguments {
         var prettyJSON = false
         /// Milliseconds: ``HeadUnitConfiguration/resumingTimeout``.
         var resumingTimeout = 3000
+        /// Requests per 10 s per app (`AppTimeScaleMaxRequests`), 0 for none.
+        var requestLimit = 1000
 
         /// Sets them on `configuration`, reading the trace and the profile (checked against the
         /// configuration's catalog).
@@ -126,6 +137,7 @@ struct SimulatorOptions: ParsableArguments {
             configuration.timeScale = timeScale
             configuration.prettyJSON = prettyJSON
             configuration.resumingTimeout = .milliseconds(Int64(resumingTimeout))
+            configuration.requestLimits.anyLevel = RequestRateLimiter.Limit(maximumRequests: requestLimit, window: .seconds(10))
             if let profile {
                 configuration.profile = try SimulatorProfile(nameOrPath: profile, catalog: configuration.catalog)
             }

@@ -187,6 +187,29 @@ struct PolicyRateLimiterTests {
         #expect(limiter.check("Show", hmiLevel: "FULL", now: at(10_001)) == .allow)
     }
 
+    @Test("The head unit's request limit is configurable (simulate --request-limit): 3 allows 3, 0 none")
+    func configuredRequestLimit() {
+        var limited = HeadUnitConfiguration()
+        limited.requestLimits.anyLevel = RequestRateLimiter.Limit(maximumRequests: 3, window: .seconds(10))
+        var harness = HeadUnitHarness(limited)
+        let connection = harness.open()
+        let (session, _) = harness.register(on: connection)
+        for _ in 0..<3 { _ = harness.call("ListFiles", session: session, on: connection) }
+        #expect(harness.notifications("OnAppInterfaceUnregistered", session: session, on: connection).isEmpty)
+        _ = harness.call("ListFiles", session: session, on: connection)
+        let unregistered = harness.notifications("OnAppInterfaceUnregistered", session: session, on: connection)
+        #expect(unregistered.first?.parameters["reason"]?.stringValue == "TOO_MANY_REQUESTS")
+
+        var lifted = HeadUnitConfiguration()
+        lifted.requestLimits.anyLevel = RequestRateLimiter.Limit(maximumRequests: 0, window: .seconds(10))
+        lifted.requestLimits.hmiLevelNone = RequestRateLimiter.Limit(maximumRequests: 0, window: .seconds(10))
+        var open = HeadUnitHarness(lifted)
+        let other = open.open()
+        let (app, _) = open.register(on: other)
+        for _ in 0..<1_200 { _ = open.call("GetSystemCapability", ["systemCapabilityType": "DISPLAYS"], session: app, on: other) }
+        #expect(open.notifications("OnAppInterfaceUnregistered", session: app, on: other).isEmpty)
+    }
+
     @Test("The 6th GetVehicleData within 1 s is rejected, and allowed again after the window")
     func getVehicleDataLimit() {
         var limiter = RequestRateLimiter()

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import SDLClient
+import SDLProtocol
 import SDLSpec
 import SDLTransport
 import Testing
@@ -214,6 +216,24 @@ struct ServeSettingsTests {
         #expect(try Self.settings(["--config", resuming]).headUnit?.resumingTimeout == 1500)
         #expect(try Self.settings(["--config", resuming], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "0"]).headUnit?.resumingTimeout == 0)
         #expect(try Self.settings(["--config", resuming, "--resuming-timeout", "250"]).headUnit?.resumingTimeout == 250)
+        #expect(defaults.headUnit?.requestLimit == 1000)
+        #expect(try Self.settings(["--simulate", "--request-limit", "0"]).headUnit?.requestLimit == 0)
+        #expect(try Self.settings(["--simulate"], environment: ["SDL_SIMULATOR_REQUEST_LIMIT": "5000"]).headUnit?.requestLimit == 5000)
+    }
+
+    @Test("--core-request-limit: the gateway's sessions keep to 90 % of Core's AppTimeScaleMaxRequests; 0 lifts it; --simulate --request-limit sets it")
+    func coreRequestLimit() throws {
+        func kept(_ settings: ServeSettings) -> Int { settings.configuration.sessions.rateLimits.anyLevel.maximumRequests }
+        #expect(kept(try Self.settings([])) == 900)
+        #expect(kept(try Self.settings(["--core-request-limit", "2000"])) == 1800)
+        #expect(kept(try Self.settings(["--core-request-limit", "1"])) == 1)
+        #expect(kept(try Self.settings(["--core-request-limit", "0"])) == 0)
+        #expect(kept(try Self.settings([], environment: ["SDL_GATEWAY_CORE_REQUEST_LIMIT": "100"])) == 90)
+        #expect(kept(try Self.settings(["--config", try Self.configFile(#"{"coreRequestLimit": 500}"#)])) == 450)
+        #expect(kept(try Self.settings(["--simulate", "--request-limit", "0"])) == 0)
+        #expect(kept(try Self.settings(["--simulate", "--request-limit", "0", "--core-request-limit", "1000"])) == 900)
+        #expect(throws: ValidationError.self) { try Self.settings(["--core-request-limit", "1000001"]) }
+        #expect(throws: ValidationError.self) { try Self.settings([], environment: ["SDL_GATEWAY_CORE_REQUEST_LIMIT": "many"]) }
     }
 
     @Test("--hmi (SDL_GATEWAY_HMI, \"hmi\") takes Core's HMI WebSocket; a TCP address or --simulate beside it is refused")
@@ -242,6 +262,7 @@ struct ServeSettingsTests {
         #expect(refusal(["--config", try Self.configFile(#"{"simulator": {"timeScale": 2}}"#)])?.contains("the simulator is off") == true)
         #expect(refusal(["--simulate", "--time-scale", "0"])?.contains("--time-scale") == true)
         #expect(refusal(["--simulate", "--resuming-timeout", "60001"])?.contains("must be 0…60000 ms") == true)
+        #expect(refusal(["--simulate", "--request-limit", "1000001"])?.contains("--request-limit (SDL_SIMULATOR_REQUEST_LIMIT, \"simulator.requestLimit\") must be 0…1000000 requests per 10 s") == true)
         #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "3s"])?.contains("not a whole number of milliseconds") == true)
         #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_TRACE_SPEED": "fast"])?.contains("SDL_SIMULATOR_TRACE_SPEED=fast is not a number") == true)
         #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_TIMESCALE": "2"])?.contains("did you mean SDL_SIMULATOR_TIME_SCALE?") == true)

@@ -30,6 +30,10 @@ public final class GatewayApps: Service, Sendable {
         /// Where each app session's SDL bytes are recorded (`serve --record DIR`); `nil`, the
         /// default, records nothing.
         public var recording: GatewayRecording?
+        /// The request limits each app's session keeps to: 90 % of SDL Core's (its
+        /// `AppTimeScaleMaxRequests`, `serve --core-request-limit`), so that Core never
+        /// unregisters an app for flooding it.
+        public var rateLimits: SDLRequestRateLimiter.Configuration
 
         public init(
             defaultCore: SDLTransportAddress = SDLTransportAddress.tcp(host: "127.0.0.1", port: 12345),
@@ -38,9 +42,11 @@ public final class GatewayApps: Service, Sendable {
             backoff: SDLBackoff = SDLBackoff(),
             shutdownGracePeriod: Duration = .seconds(4),
             allowedCores: [SDLTransportAddress] = [],
-            recording: GatewayRecording? = nil
+            recording: GatewayRecording? = nil,
+            rateLimits: SDLRequestRateLimiter.Configuration = .default
         ) {
             self.recording = recording
+            self.rateLimits = rateLimits
             self.defaultCore = defaultCore
             self.allowedCores = allowedCores
             self.catalog = catalog
@@ -271,7 +277,7 @@ public final class GatewayApps: Service, Sendable {
         guard options.allows(core) else {
             throw GatewayError(.coreNotAllowed, "core \(core) is not one of the head units this gateway may use (--core, --allow-core)")
         }
-        let configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog)
+        let configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog, rateLimits: options.rateLimits)
         let id = try state.withLock { state throws(GatewayError) -> String in
             let session: SDLAppSession
             var recording: GatewayRecording.Target?

@@ -40,6 +40,9 @@ public struct HeadUnitConfiguration: Sendable {
     /// the app gets its FULL level back (3000 ms; a real Core 8.2 was measured at 3.01 s,
     /// SDL-PROTOCOL.md §k). Not scaled by ``timeScale``: it is Core's setting, not the driver's.
     public var resumingTimeout: TimeAmount = .milliseconds(3000)
+    /// Core's request flood limits per app (smartDeviceLink.ini `AppTimeScaleMaxRequests` and
+    /// the others of ``RequestRateLimiter/Configuration/sdlCore``).
+    public var requestLimits: RequestRateLimiter.Configuration = .sdlCore
 
     public init(
         catalog: SDLCatalog = .builtIn,

@@ -56,6 +56,7 @@ extension HeadUnit {
             hmiDisplayLanguage: displayLanguage,
             registration: .object(params)
         )
+        app.rateLimiter = RequestRateLimiter(configuration: configuration.requestLimits)
         app.files = persistentFiles[appID] ?? [:]
         var resultCode = "SUCCESS"
         var info: String?

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The simulator and the gateway as separate processes on 127.0.0.1, as users run them: started
+/// from the `sdl-gateway` executable, their addresses read from the lines they print.
+final class BenchProcess {
+    let process: Process
+    /// What it printed on standard output up to the line waited for.
+    let printed: String
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `executable ARGUMENTS` and reads its standard output until a line matched each of
+    /// `patterns` (regular expressions with one capture group each: what is returned, in order).
+    static func start(_ executable: String, _ arguments: [String], waitingFor patterns: [String]) throws -> (BenchProcess, [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let expressions = try patterns.map { try NSRegularExpression(pattern: $0) }
+        while true {
+            if text.hasSuffix("\n") {
+                let range = NSRange(text.startIndex..., in: text)
+                let captures = expressions.compactMap { expression -> String? in
+                    guard let match = expression.firstMatch(in: text, range: range), let captured = Range(match.range(at: 1), in: text) else { return nil }
+                    return String(text[captured])
+                }
+                if captures.count == patterns.count { return (BenchProcess(process: process, printed: text), captures) }
+            }
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty {
+                throw StartFailure(description: "\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " ")) ended before printing \(patterns): \(text)")
+            }
+            text += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    private init(process: Process, printed: String) {
+        self.process = process
+        self.printed = printed
+    }
+
+    var stats: ProcessStats { ProcessStats(pid: process.processIdentifier) }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// What /proc says about a process: its CPU time and memory (0 where there is no /proc).
+struct ProcessStats: Sendable {
+    let pid: Int32
+
+    /// CPU seconds (user + system) used so far.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        // After the name: state is field 3, utime 14 and stime 15 (1-based, man 5 proc).
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Resident memory in KiB (VmRSS).
+    var residentKiB: Int { status("VmRSS:") }
+
+    /// Peak resident memory in KiB (VmHWM).
+    var peakResidentKiB: Int { status("VmHWM:") }
+
+    private func status(_ key: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        let line = status.split(separator: "\n").first { $0.hasPrefix(key) }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SDLClient
+import SDLProtocol
+
+/// What a run measures and how much of it.
+struct BenchPlan: Sendable {
+    var rounds: Int
+    var samples: Int
+    var rate: Int
+    var inFlight: Int
+    var fanOutSeconds: Int
+    var scaleSessions: Int
+    var scaleClients: Int
+    var scenarios: Set<String>
+
+    /// Raises the open-file limit to its hard limit (the processes started inherit it) and
+    /// returns the limit in force.
+    static func raiseOpenFileLimit() -> Int {
+        #if canImport(Glibc)
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        _ = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        return Int(clamping: limit.rlim_cur)
+        #else
+        return 0
+        #endif
+    }
+}
+
+/// One run against a started gateway: the app through the gateway (`bench`), the direct
+/// session, then each scenario of the plan.
+struct BenchRun: Sendable {
+    let plan: BenchPlan
+    let session: SDLAppSession
+    let gateway: ProcessStats
+    /// The gateway, `host:port`.
+    let base: String
+    let port: Int
+    let headUnit: String
+    /// The head unit's control API (`host:port`), for fan-out.
+    let control: String?
+    /// Why throughput would be capped by a head-unit limit, if it would.
+    let throughputCapped: String?
+    let openFiles: Int
+
+    static let app = "bench"
+
+    func run() async throws -> BenchReport {
+        var report = BenchReport(rounds: plan.rounds, samples: plan.samples, rate: plan.rate, headUnit: headUnit)
+        let cpuBefore = gateway.cpuSeconds
+        let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
+        try await http.run { send in
+            let body = ByteBuffer(string: #"{"id":"\#(Self.app)","appName":"Bench REST","appID":"bench-rest"}"#)
+            let created = try await send(.POST, "/v1/apps", body)
+            guard created.status == 201 else { throw Failure(description: "POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
+        }
+        if plan.scenarios.contains("latency") { report = try await latency(report) }
+        if plan.scenarios.contains("throughput") {
+            if let throughputCapped { report.throughputSkipped = throughputCapped } else { report = try await throughput(report) }
+        }
+        if plan.scenarios.contains("putfile") { report = try await putFile(report) }
+        if plan.scenarios.contains("fanout") {
+            if let control { report = try await fanOut(report, control: control) } else { report.fanOutSkipped = "no control API of the head unit's HMI (--control)" }
+        }
+        if plan.scenarios.contains("scale") {
+            let needed = plan.scaleClients + 1_000
+            if openFiles < needed {
+                report.scaleSkipped = "the open-file limit is \(openFiles), \(needed) are needed"
+            } else {
+                let scale = ScaleScenario(gateway: base, host: "127.0.0.1", port: port, sessions: plan.scaleSessions, clients: plan.scaleClients)
+                report.scale = try await scale.run(app: Self.app, residentKiB: { gateway.residentKiB })
+            }
+        }
+        let closing = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
+        try await closing.run { send in _ = try await send(.DELETE, "/v1/apps/\(Self.app)", nil) }
+        report.gatewayCPUSeconds = gateway.cpuSeconds - cpuBefore
+        report.gatewayResidentKiB = gateway.residentKiB
+        return report
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// raw, rest, ws and health, one in flight, each round in another order.
+    private func latency(_ report: BenchReport) async throws -> BenchReport {
+        let scenarios = LatencyScenarios(samples: plan.samples, interval: .milliseconds(1000 / plan.rate))
+        let warmUp = LatencyScenarios(samples: 10, interval: scenarios.interval)
+        let plan = plan
+        let session = session
+        let port = port
+        return try await WebSocketRPCClient.run(base: base, app: Self.app) { call in
+            var report = report
+            let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
+            return try await http.run { send in
+                _ = try await warmUp.raw(session)
+                _ = try await warmUp.rest(send, app: Self.app)
+                _ = try await warmUp.ws(call)
+                _ = try await warmUp.health(send)
+                let orders = [["raw", "rest", "ws", "health"], ["rest", "ws", "health", "raw"], ["ws", "health", "raw", "rest"], ["health", "raw", "rest", "ws"]]
+                for round in 0..<plan.rounds {
+                    var figures: [String: LatencySample] = [:]
+                    for name in orders[round % orders.count] {
+                        switch name {
+                        case "raw": figures[name] = try await scenarios.raw(session)
+                        case "rest":
+                            let (sample, shares, headUnit) = try await scenarios.rest(send, app: Self.app)
+                            figures[name] = sample
+                            report.gatewayShareP50.append(LatencySample(milliseconds: shares).p50)
+                            report.headUnitShareP50.append(LatencySample(milliseconds: headUnit).p50)
+                        case "ws": figures[name] = try await scenarios.ws(call)
+                        default: figures[name] = try await scenarios.health(send)
+                        }
+                    }
+                    report.add(figures)
+                }
+                return report
+            }
+        }
+    }
+
+    /// raw, rest and health with `inFlight` at once, each round in another order.
+    private func throughput(_ report: BenchReport) async throws -> BenchReport {
+        var report = report
+        report.inFlight = plan.inFlight
+        let scenarios = ThroughputScenarios(requests: plan.samples * 10, inFlight: plan.inFlight, host: "127.0.0.1", port: port)
+        let orders = [["raw", "rest", "health"], ["rest", "health", "raw"], ["health", "raw", "rest"]]
+        for round in 0..<plan.rounds {
+            var figures: [String: Double] = [:]
+            for name in orders[round % orders.count] {
+                switch name {
+                case "raw": figures[name] = try await scenarios.raw(session)
+                case "rest": figures[name] = try await scenarios.rest(app: Self.app)
+                default: figures[name] = try await scenarios.health()
+                }
+            }
+            report.addThroughput(figures)
+        }
+        return report
+    }
+
+    /// A 20 MB file through the gateway and straight, alternately, up to 3 rounds.
+    private func putFile(_ report: BenchReport) async throws -> BenchReport {
+        var report = report
+        let scenario = PutFileScenario(size: 20_000_000)
+        report.putFileSize = scenario.size
+        report.putFilePeakKiB.before = gateway.peakResidentKiB
+        let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
+        let session = session
+        let rounds = min(plan.rounds, 3)
+        let figures = try await http.run { send in
+            var figures: [[String: Double]] = []
+            for round in 0..<rounds {
+                var figure: [String: Double] = [:]
+                for name in round % 2 == 0 ? ["raw", "rest"] : ["rest", "raw"] {
+                    figure[name] = name == "raw"
+                        ? try await scenario.raw(session, name: "bench-\(round).bin")
+                        : try await scenario.rest(send, app: Self.app, name: "bench-\(round).bin")
+                }
+                figures.append(figure)
+            }
+            return figures
+        }
+        for figure in figures { report.addPutFile(figure) }
+        report.putFilePeakKiB.after = gateway.peakResidentKiB
+        return report
+    }
+
+    /// 1, 100 and 1,000 WebSocket clients on the app's vehicle data at 50 Hz.
+    private func fanOut(_ report: BenchReport, control: String) async throws -> BenchReport {
+        var report = report
+        guard let controlPort = control.split(separator: ":").last.flatMap({ Int($0) }) else { throw Failure(description: "--control is host:port, got \(control)") }
+        let controlHost = String(control.split(separator: ":").dropLast().joined(separator: ":"))
+        let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
+        try await http.run { send in
+            let subscribed = try await send(.PUT, "/v1/apps/\(Self.app)/subscriptions/vehicle-data", ByteBuffer(string: #"{"names":["odometer"]}"#))
+            guard subscribed.status == 200 else { throw Failure(description: "subscribing to odometer answered \(subscribed.status): \(String(buffer: subscribed.body))") }
+        }
+        let scenario = FanOutScenario(gateway: base, app: Self.app, rate: 50, duration: .seconds(plan.fanOutSeconds))
+        let controlClient = try await HTTPKeepAliveClient.connect(host: controlHost, port: controlPort)
+        let gateway = gateway
+        report.fanOut = try await controlClient.run { send in
+            // The drive pauses, so that only the harness's values arrive (a real Core's HMI has no feed).
+            _ = try await send(.PUT, "/feed", ByteBuffer(string: #"{"playing":false}"#))
+            var figures: [FanOutScenario.Figures] = []
+            for (index, clients) in [1, 100, 1_000].enumerated() {
+                figures.append(
+                    try await scenario.run(clients: clients, firstValue: 1_000_000 * (index + 2), cpuSeconds: { gateway.cpuSeconds }) { value in
+                        let response = try await send(.PUT, "/vehicle-data", ByteBuffer(string: #"{"odometer":\#(value)}"#))
+                        guard response.status == 200 else { throw Failure(description: "PUT /vehicle-data answered \(response.status): \(String(buffer: response.body))") }
+                    }
+                )
+            }
+            _ = try await send(.PUT, "/feed", ByteBuffer(string: #"{"playing":true}"#))
+            return figures
+        }
+        return report
+    }
+}

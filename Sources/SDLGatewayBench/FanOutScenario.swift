@@ -1,0 +1,129 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOWebSocket
+import NIOCore
+import NIOHTTP1
+import SDLProtocol
+import Synchronization
+
+/// `fanout`: the head unit pushes OnVehicleData to one gateway app at `rate` Hz while `clients`
+/// WebSocket clients follow the app's `vehicleData` events. Each value is an `odometer` reading
+/// the harness sets through the head unit's control API (the simulator's, or `sdl-gateway hmi`'s
+/// for a real Core), so every event is told apart and timed: from just before the control request
+/// to the client receiving it. The drive is paused meanwhile.
+struct FanOutScenario {
+    /// The gateway (`host:port`) and its app.
+    let gateway: String
+    let app: String
+    let rate: Int
+    let duration: Duration
+
+    struct Figures {
+        var clients: Int
+        var sent: Int
+        var delivered: Int
+        var latency: LatencySample
+        var gatewayCPUSeconds: Double
+
+        var deliveredFraction: Double { sent * clients == 0 ? 0 : Double(delivered) / Double(sent * clients) }
+        /// Gateway CPU seconds per 1,000 delivered events.
+        var cpuPerThousand: Double { delivered == 0 ? 0 : gatewayCPUSeconds / (Double(delivered) / 1000) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs with `clients` clients. `setOdometer` sends one value through the control API;
+    /// `firstValue` starts this run's values (they never repeat across runs).
+    func run(
+        clients: Int, firstValue: Int, cpuSeconds: @Sendable () -> Double,
+        setOdometer: (Int) async throws -> Void
+    ) async throws -> Figures {
+        let connected = BenchSignal()
+        let primed = BenchSignal()
+        let finished = BenchSignal()
+        let count = Int(Double(rate) * duration.seconds)
+        let stopValue = firstValue + count
+        let receipts = Receipts()
+        var logger = Logger(label: "sdl-gateway-bench.fanout")
+        logger.logLevel = .critical
+        let url = "ws://\(gateway)/v1/apps/\(app)/events?types=vehicleData&names=odometer"
+        let logger2 = logger
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<clients {
+                group.addTask {
+                    try await WebSocketClient.connect(url: url, logger: logger2) { inbound, outbound, _ in
+                        await connected.add()
+                        var seen: [(Int, ContinuousClock.Instant)] = []
+                        seen.reserveCapacity(count + 8)
+                        var isPrimed = false
+                        for try await message in inbound.messages(maxSize: 1 << 16) {
+                            let now = ContinuousClock.now
+                            guard case .text(let text) = message, let value = Self.odometer(text) else { continue }
+                            if value < firstValue {
+                                if !isPrimed { isPrimed = true; await primed.add() }
+                                continue
+                            }
+                            if value >= stopValue { break }
+                            seen.append((value, now))
+                        }
+                        receipts.list.withLock { $0.append(seen) }
+                        await finished.add()
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            guard await connected.wait(for: clients, until: .now + .seconds(60)) else {
+                throw Failure(description: "fanout: only \(await connected.value) of \(clients) WebSocket clients connected within 60 s")
+            }
+            // Prime until every client has seen a value: its subscription is live.
+            var prime = firstValue - 1_000
+            while await primed.value < clients {
+                try await setOdometer(prime)
+                prime += 1
+                guard prime < firstValue - 500 else { throw Failure(description: "fanout: only \(await primed.value) of \(clients) clients received events") }
+                _ = await primed.wait(for: clients, until: .now + .milliseconds(100))
+            }
+            let cpuBefore = cpuSeconds()
+            let clock = ContinuousClock()
+            let start = clock.now + .milliseconds(20)
+            var sentAt: [Int: ContinuousClock.Instant] = [:]
+            for index in 0..<count {
+                try await Task.sleep(until: start + .milliseconds(1000 / rate) * index)
+                sentAt[firstValue + index] = clock.now
+                try await setOdometer(firstValue + index)
+            }
+            // Stragglers: up to 2 s for the last events, then the end value closes the clients.
+            try await Task.sleep(for: .milliseconds(200))
+            try await setOdometer(stopValue)
+            _ = await finished.wait(for: clients, until: .now + .seconds(2))
+            let cpu = cpuSeconds() - cpuBefore
+            var durations: [Duration] = []
+            var delivered = 0
+            for seen in receipts.list.withLock({ $0 }) {
+                for (value, received) in seen {
+                    guard let sent = sentAt[value] else { continue }
+                    delivered += 1
+                    durations.append(received - sent)
+                }
+            }
+            return Figures(clients: clients, sent: count, delivered: delivered, latency: LatencySample(durations), gatewayCPUSeconds: cpu)
+        }
+    }
+
+    /// What each client received: (value, when).
+    final class Receipts: Sendable {
+        let list = Mutex<[[(Int, ContinuousClock.Instant)]]>([])
+    }
+
+    /// The `odometer` of a `vehicleData` event (`…"odometer":123…`), read without parsing the
+    /// whole envelope.
+    static func odometer(_ text: String) -> Int? {
+        guard let range = text.range(of: "\"odometer\":") else { return nil }
+        let digits = text[range.upperBound...].prefix { $0.isNumber }
+        return Int(digits)
+    }
+}
