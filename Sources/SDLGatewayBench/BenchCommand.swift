@@ -45,6 +45,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of each fan-out run (50 Hz). Default 10, 2 with --quick.")
     var fanOutSeconds: Int?
 
+    @Option(help: "WebSocket clients of each fan-out run. Repeatable. Default 1, 100 and 1000.")
+    var fanOut: [Int] = []
+
     @Option(help: "App sessions and idle WebSocket clients of the scale scenario. Default 250 and 10000, 50 and 1000 with --quick.")
     var scale: [Int] = []
 
@@ -74,6 +77,7 @@ struct BenchCommand: AsyncParsableCommand {
         guard scale.isEmpty || (scale.count == 2 && (0...250).contains(scale[0]) && (0...50_000).contains(scale[1])) else {
             throw ValidationError("--scale takes two values, sessions (0…250) then clients (0…50000): --scale 250 --scale 10000")
         }
+        guard fanOut.allSatisfy({ (1...20_000).contains($0) }) else { throw ValidationError("--fan-out is 1…20000 clients") }
         for name in selected where !Self.allScenarios.contains(name) {
             throw ValidationError("--only: \(name) is not one of \(Self.allScenarios.joined(separator: ", "))")
         }
@@ -84,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         let plan = BenchPlan(
             rounds: rounds ?? (quick ? 3 : 7), samples: samples ?? (quick ? 40 : 200), rate: rate, inFlight: inFlight,
-            fanOutSeconds: fanOutSeconds ?? (quick ? 2 : 10),
+            fanOutSeconds: fanOutSeconds ?? (quick ? 2 : 10), fanOutClients: fanOut.isEmpty ? [1, 100, 1_000] : fanOut,
             scaleSessions: scale.first ?? (quick ? 50 : 250), scaleClients: scale.dropFirst().first ?? (quick ? 1000 : 10_000),
             scenarios: Set(selected)
         )
@@ -107,7 +111,7 @@ struct BenchCommand: AsyncParsableCommand {
         let core = headUnit ?? ""
         // The event client limit must hold the fan-out and scale clients.
         let configFile = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-gateway-bench-\(getpid()).json")
-        let clients = max(1_100, plan.scaleClients + 100)
+        let clients = max(plan.fanOutClients.max() ?? 0, plan.scaleClients) + 100
         try Data(#"{"events": {"maximumClients": \#(clients)}}"#.utf8).write(to: configFile)
         defer { try? FileManager.default.removeItem(at: configFile) }
         let (server, addresses) = try BenchProcess.start(

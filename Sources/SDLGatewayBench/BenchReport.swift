@@ -121,8 +121,8 @@ struct BenchReport {
         }
         if let scale {
             lines.append("scale: \(scale.sessions) sessions, \(format(scale.perSessionKiB, decimals: 1)) KiB each; \(scale.clients) idle WebSocket clients, \(format(scale.perClientKiB, decimals: 1)) KiB each")
-        } else {
-            lines.append("scale: not measured: \(scaleSkipped ?? "")")
+        } else if let scaleSkipped {
+            lines.append("scale: not measured: \(scaleSkipped)")
         }
         lines.append("gateway CPU: \(format(gatewayCPUSeconds, decimals: 2)) s over the run, resident \(gatewayResidentKiB) KiB at the end")
         return lines.joined(separator: "\n")

@@ -11,6 +11,7 @@ struct BenchPlan: Sendable {
     var rate: Int
     var inFlight: Int
     var fanOutSeconds: Int
+    var fanOutClients: [Int]
     var scaleSessions: Int
     var scaleClients: Int
     var scenarios: Set<String>
@@ -57,6 +58,19 @@ struct BenchRun: Sendable {
             let body = ByteBuffer(string: #"{"id":"\#(Self.app)","appName":"Bench REST","appID":"bench-rest"}"#)
             let created = try await send(.POST, "/v1/apps", body)
             guard created.status == 201 else { throw Failure(description: "POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
+            // Both apps out of NONE before anything is timed (NONE has its own limits). The head
+            // unit activates the newest app, the gateway's: the direct one goes to BACKGROUND.
+            let deadline = ContinuousClock.now + .seconds(15)
+            while true {
+                let app = try await send(.GET, "/v1/apps/\(Self.app)", nil)
+                let gatewayLevel = (try? SDLJSON.parse(app.body))?["hmiLevel"]?.stringValue
+                let rawLevel = session.connection?.tracker.hmiLevel
+                if let gatewayLevel, gatewayLevel != "NONE", let rawLevel, rawLevel != .none { break }
+                guard ContinuousClock.now < deadline else {
+                    throw Failure(description: "the apps are still in NONE after 15 s (gateway app \(gatewayLevel ?? "?"), direct app \(rawLevel.map { "\($0)" } ?? "?")): does the head unit's HMI activate them?")
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
         }
         if plan.scenarios.contains("latency") { report = try await latency(report) }
         if plan.scenarios.contains("throughput") {
@@ -170,7 +184,7 @@ struct BenchRun: Sendable {
         return report
     }
 
-    /// 1, 100 and 1,000 WebSocket clients on the app's vehicle data at 50 Hz.
+    /// WebSocket clients on the app's vehicle data at 50 Hz: 1, 100 and 1,000 of them by default.
     private func fanOut(_ report: BenchReport, control: String) async throws -> BenchReport {
         var report = report
         guard let controlPort = control.split(separator: ":").last.flatMap({ Int($0) }) else { throw Failure(description: "--control is host:port, got \(control)") }
@@ -187,7 +201,7 @@ struct BenchRun: Sendable {
             // The drive pauses, so that only the harness's values arrive (a real Core's HMI has no feed).
             _ = try await send(.PUT, "/feed", ByteBuffer(string: #"{"playing":false}"#))
             var figures: [FanOutScenario.Figures] = []
-            for (index, clients) in [1, 100, 1_000].enumerated() {
+            for (index, clients) in plan.fanOutClients.enumerated() {
                 figures.append(
                     try await scenario.run(clients: clients, firstValue: 1_000_000 * (index + 2), cpuSeconds: { gateway.cpuSeconds }) { value in
                         let response = try await send(.PUT, "/vehicle-data", ByteBuffer(string: #"{"odometer":\#(value)}"#))
