@@ -114,14 +114,12 @@ struct BenchCommand: AsyncParsableCommand {
         let clients = max(plan.fanOutClients.max() ?? 0, plan.scaleClients) + 100
         try Data(#"{"events": {"maximumClients": \#(clients)}}"#.utf8).write(to: configFile)
         defer { try? FileManager.default.removeItem(at: configFile) }
-        let (server, addresses) = try BenchProcess.start(
-            executable,
-            ["serve", "--listen", "127.0.0.1:0", "--core", core, "--rate-limit", "0", "--core-request-limit", "\(requestLimit)", "--config", configFile.path, "--log-level", "error"],
-            waitingFor: [#"sdl-gateway on http://(127\.0\.0\.1:[0-9]+)"#]
+        let launcher = GatewayLauncher(
+            executable: executable,
+            arguments: ["serve", "--listen", "127.0.0.1:0", "--core", core, "--rate-limit", "0", "--core-request-limit", "\(requestLimit)", "--config", configFile.path, "--log-level", "error"]
         )
+        let (server, base, port) = try launcher.start()
         defer { server.stop() }
-        let base = addresses[0]
-        guard let port = base.split(separator: ":").last.flatMap({ Int($0) }) else { throw ValidationError("unexpected gateway address \(base)") }
 
         var logger = Logger(label: "sdl-gateway-bench")
         logger.logLevel = .error
@@ -131,7 +129,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let session = SDLAppSession(configuration: sessionConfiguration, logger: logger)
         let context = BenchRun(
-            plan: plan, session: session, gateway: server.stats, base: base, port: port, headUnit: simulator == nil ? core : "simulator",
+            plan: plan, session: session, gateway: server.stats, launcher: launcher, base: base, port: port, headUnit: simulator == nil ? core : "simulator",
             control: controlAddress, throughputCapped: requestLimit == 0 ? nil : "the head unit allows each app \(requestLimit) requests per 10 s (--core-request-limit); run Core with AppTimeScaleMaxRequests = 0 and pass --core-request-limit 0",
             openFiles: openFiles
         )

@@ -81,3 +81,24 @@ struct ProcessStats: Sendable {
         return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
     }
 }
+
+/// How the harness starts `sdl-gateway serve`: once for the run, and afresh for `scale`, whose
+/// memory figures need a process that nothing else ran in.
+struct GatewayLauncher: Sendable {
+    let executable: String
+    let arguments: [String]
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The process, its `host:port` and port.
+    func start() throws -> (BenchProcess, String, Int) {
+        let (process, addresses) = try BenchProcess.start(executable, arguments, waitingFor: [#"sdl-gateway on http://(127\.0\.0\.1:[0-9]+)"#])
+        guard let port = addresses[0].split(separator: ":").last.flatMap({ Int($0) }) else {
+            process.stop()
+            throw Failure(description: "unexpected gateway address \(addresses[0])")
+        }
+        return (process, addresses[0], port)
+    }
+}

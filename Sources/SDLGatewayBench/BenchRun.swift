@@ -38,6 +38,7 @@ struct BenchRun: Sendable {
     let plan: BenchPlan
     let session: SDLAppSession
     let gateway: ProcessStats
+    let launcher: GatewayLauncher
     /// The gateway, `host:port`.
     let base: String
     let port: Int
@@ -85,8 +86,13 @@ struct BenchRun: Sendable {
             if openFiles < needed {
                 report.scaleSkipped = "the open-file limit is \(openFiles), \(needed) are needed"
             } else {
-                let scale = ScaleScenario(gateway: base, host: "127.0.0.1", port: port, sessions: plan.scaleSessions, clients: plan.scaleClients)
-                report.scale = try await scale.run(app: Self.app, residentKiB: { gateway.residentKiB })
+                // A gateway of its own: the memory the other scenarios left in the allocator's free
+                // lists would hide what sessions and clients take.
+                let (fresh, freshBase, freshPort) = try launcher.start()
+                defer { fresh.stop() }
+                let stats = fresh.stats
+                let scale = ScaleScenario(gateway: freshBase, host: "127.0.0.1", port: freshPort, sessions: plan.scaleSessions, clients: plan.scaleClients)
+                report.scale = try await scale.run(residentKiB: { stats.residentKiB })
             }
         }
         let closing = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)

@@ -7,7 +7,8 @@ import SDLProtocol
 
 /// `scale`: `sessions` more app sessions registered through the gateway (SDL Core's limit is 250
 /// sessions), then `clients` idle WebSocket clients on one app's events; the gateway's resident
-/// memory (VmRSS) before and after each, per session and per client.
+/// memory (VmRSS) before and after each, per session and per client. With 0 sessions one app
+/// still carries the clients (and is not counted).
 struct ScaleScenario {
     let gateway: String
     let host: String
@@ -26,18 +27,25 @@ struct ScaleScenario {
         var description: String
     }
 
-    func run(app: String, residentKiB: @Sendable () -> Int) async throws -> Figures {
+    /// The settling time after the sessions registered: the head unit's notifications after a
+    /// registration (HMI status, permissions, capabilities) arrive within it.
+    static let settle = Duration.seconds(1)
+
+    /// Adds `sessions` apps then `clients` idle clients on the first app's events (`scale-0`; the
+    /// gateway is its own, started for this scenario).
+    func run(residentKiB: @Sendable () -> Int) async throws -> Figures {
         let http = try await HTTPKeepAliveClient.connect(host: host, port: port)
         return try await http.run { send in
             let before = residentKiB()
-            for index in 0..<sessions {
+            for index in 0..<max(sessions, 1) {
                 let body: SDLJSON = ["id": .string("scale-\(index)"), "appName": .string("Scale \(index)"), "appID": .string("scale-\(index)")]
                 let created = try await send(.POST, "/v1/apps", ByteBuffer(bytes: body.serializedBytes()))
                 guard created.status == 201 else { throw Failure(description: "scale: POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
             }
+            try await Task.sleep(for: Self.settle)
             let withSessions = residentKiB()
-            let withClients = try await idleClients(app: app, residentKiB: residentKiB)
-            for index in 0..<sessions {
+            let withClients = try await idleClients(app: "scale-0", residentKiB: residentKiB)
+            for index in 0..<max(sessions, 1) {
                 _ = try await send(.DELETE, "/v1/apps/scale-\(index)", nil)
             }
             return Figures(

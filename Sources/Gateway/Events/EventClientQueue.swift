@@ -34,7 +34,7 @@ public final class EventClientQueue: Sendable {
     public init(capacity: Int = EventClientQueue.defaultCapacity) {
         precondition(capacity > 0, "a client queue holds at least one event")
         self.capacity = capacity
-        self.state = Mutex(State(items: CircularBuffer(initialCapacity: min(capacity, 256))))
+        self.state = Mutex(State(items: CircularBuffer(initialCapacity: min(capacity, 16))))
     }
 
     /// Events lost to this client so far.

@@ -26,7 +26,7 @@ public struct EventRing: Sendable {
         self.capacity = capacity
         self.lastSeq = after
         self.startSeq = after
-        self.ring = CircularBuffer(initialCapacity: min(capacity, 1024))
+        self.ring = CircularBuffer(initialCapacity: min(capacity, 16))
     }
 
     /// The seq of the oldest event still kept (`lastSeq + 1` when empty).

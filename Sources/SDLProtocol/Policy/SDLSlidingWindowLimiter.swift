@@ -34,7 +34,7 @@ public struct SDLSlidingWindowLimiter: Sendable {
 
     public init(_ limit: Limit) {
         self.limit = limit
-        self.times = CircularBuffer(initialCapacity: min(max(limit.maximumRequests, 1), 1024))
+        self.times = CircularBuffer(initialCapacity: min(max(limit.maximumRequests, 1), 16))
     }
 
     /// How many requests are counted (some may have left the window since the last record).
