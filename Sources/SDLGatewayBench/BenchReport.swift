@@ -90,26 +90,28 @@ struct BenchReport {
         ]
         if let throughputSkipped {
             lines.append("throughput: not measured: \(throughputSkipped)")
-        } else {
+        } else if !throughput.isEmpty {
             lines.append("throughput, \(inFlight) in flight, requests/s (min / median / max)")
             for name in Self.throughputScenarios {
                 lines.append("\(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(Spread(throughput[name] ?? [], decimals: 0).text)")
             }
             lines.append("rest / raw throughput:       \(Spread(ratios(throughput, "rest", "raw")).text)")
             lines.append("rest / health throughput:    \(Spread(ratios(throughput, "rest", "health")).text)")
+            lines.append("")
         }
-        lines += [
-            "",
-            "putfile, \(putFileSize / 1_000_000) MB, MB/s (min / median / max)",
-            "raw       \(Spread(putFile["raw"] ?? []).text)",
-            "rest      \(Spread(putFile["rest"] ?? []).text)",
-            "rest / raw putfile:          \(Spread(ratios(putFile, "rest", "raw")).text)",
-            "gateway peak resident (VmHWM): \(putFilePeakKiB.before) KiB before the uploads, \(putFilePeakKiB.after) KiB after",
-            "",
-        ]
+        if !putFile.isEmpty {
+            lines += [
+                "putfile, \(putFileSize / 1_000_000) MB, MB/s (min / median / max)",
+                "raw       \(Spread(putFile["raw"] ?? []).text)",
+                "rest      \(Spread(putFile["rest"] ?? []).text)",
+                "rest / raw putfile:          \(Spread(ratios(putFile, "rest", "raw")).text)",
+                "gateway peak resident (VmHWM): \(putFilePeakKiB.before) KiB before the uploads, \(putFilePeakKiB.after) KiB after",
+                "",
+            ]
+        }
         if let fanOutSkipped {
             lines.append("fanout: not measured: \(fanOutSkipped)")
-        } else {
+        } else if !fanOut.isEmpty {
             lines.append("fanout    delivered   p50 ms   p99 ms   gateway CPU s per 1,000 events")
             for figures in fanOut {
                 let label = "\(figures.clients)".padding(toLength: 10, withPad: " ", startingAt: 0)

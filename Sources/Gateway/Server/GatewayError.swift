@@ -143,7 +143,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
             }
         let detail =
             error.code == .rateLimited
-            ? "\(error.detail) (the app's SDL request limit, kept below SDL Core's so that Core never unregisters the app for flooding; it cannot be raised)"
+            ? "\(error.detail) (the app's SDL request limit, kept below SDL Core's so that Core never unregisters the app for flooding; it follows serve --core-request-limit, which must match Core's AppTimeScaleMaxRequests)"
             : error.detail
         // A validation refusal lists its issues however it was reached (the RPC route, the
         // subscription routes, a batch): "Function $.path: …; $.other: …" → one issue per path.
