@@ -27,6 +27,19 @@ struct EventRingTests {
         #expect(ring.events(after: 0).events.count == 5)
     }
 
+    @Test("A replayed event is the event appended: its data (kept as compact JSON) parses back the same")
+    func replayedData() {
+        var ring = EventRing(app: "demo", capacity: 10)
+        let data: SDLJSON = [
+            "permissionItem": [["rpcName": "Show", "hmiPermissions": ["allowed": ["FULL", "LIMITED"], "userDisallowed": []], "requireEncryption": false]],
+            "speed": 42.5, "rpm": 800, "name": "ünïcode \"quoted\"", "none": .null,
+        ]
+        let appended = ring.append(type: "permissions", data: data, time: Self.t0)
+        let replayed = ring.events(after: 0).events
+        #expect(replayed == [appended])
+        #expect(replayed.first?.data == data)
+    }
+
     @Test("A full ring keeps the newest; an older since reports what was lost")
     func wrapped() {
         let ring = ring(capacity: 4, events: 10)

@@ -26,6 +26,19 @@ struct AppStateTrafficLogTests {
         #expect(log.dropped == 4)
     }
 
+    @Test("Entries read back with the parameters recorded (kept as compact JSON); entries(after:) reads only the newer")
+    func parametersRoundTrip() {
+        var log = SDLTrafficLog(capacity: 10)
+        let parameters: SDLJSON = ["permissionItem": [["rpcName": "Show", "hmiPermissions": ["allowed": ["FULL"], "userDisallowed": []]]], "ratio": 0.25, "count": 3, "text": "é\n"]
+        let recorded = log.record(.received, rpcType: .notification, function: "OnPermissionsChange", correlationID: 0, parameters: parameters, now: Self.t0)
+        log.record(.sent, rpcType: .request, function: "Show", correlationID: 2, parameters: ["mainField1": "x"], now: Self.t0)
+        #expect(log.entries.first == recorded)
+        #expect(log.entries.first?.parameters == parameters)
+        #expect(log.entries(after: 1).map(\.function) == ["Show"])
+        #expect(log.lastSequence == 2)
+        #expect(SDLTrafficLog().lastSequence == 0)
+    }
+
     @Test("Below capacity nothing is dropped")
     func belowCapacity() {
         var log = SDLTrafficLog(capacity: 3)

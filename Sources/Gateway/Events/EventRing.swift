@@ -11,7 +11,21 @@ public struct EventRing: Sendable {
 
     public let app: String
     public let capacity: Int
-    private var ring: CircularBuffer<GatewayEvent>
+    /// Events with their data as compact JSON text: the parsed tree of a large event (the
+    /// permissions table: 17 KB of JSON, 55 KB as a tree) takes about three times the memory, and
+    /// the ring keeps 10,000 events per app. Replays parse them again.
+    private var ring: CircularBuffer<StoredEvent>
+
+    private struct StoredEvent: Sendable {
+        var seq: UInt64
+        var time: Date
+        var type: String
+        var data: [UInt8]
+
+        func restored(app: String) -> GatewayEvent {
+            GatewayEvent(seq: seq, time: time, app: app, type: type, data: (try? SDLJSON.parse(data)) ?? .null)
+        }
+    }
     /// The seq the ring's first event followed (0, or the last seq of an earlier app with this
     /// id): events up to it belong to that app, never to this one's `since` replays or gaps.
     public let startSeq: UInt64
@@ -38,7 +52,7 @@ public struct EventRing: Sendable {
         lastSeq += 1
         let event = GatewayEvent(seq: lastSeq, time: time, app: app, type: type, data: data)
         if ring.count == capacity { ring.removeFirst() }
-        ring.append(event)
+        ring.append(StoredEvent(seq: event.seq, time: event.time, type: type, data: data.serializedBytes()))
         return event
     }
 
@@ -52,6 +66,6 @@ public struct EventRing: Sendable {
         guard since < lastSeq else { return (0, []) }
         let missed = firstSeq > since + 1 ? firstSeq - since - 1 : 0
         let start = Int(max(since + 1, firstSeq) - firstSeq)
-        return (missed, Array(ring.dropFirst(start)))
+        return (missed, ring.dropFirst(start).map { $0.restored(app: app) })
     }
 }

@@ -140,16 +140,16 @@ struct ManagerPlanRunner: Sendable {
     /// The sequence of the last entry in the app's traffic log (0 when empty): what
     /// ``notifications(app:after:until:)`` reads after.
     func trafficMark(app id: String) throws(GatewayError) -> UInt64 {
-        try apps.session(id).connection?.tracker.trafficLog.entries.last?.sequence ?? 0
+        try apps.session(id).connection?.tracker.trafficLog.lastSequence ?? 0
     }
 
     /// The notifications the app received after `mark` and before the first response to
     /// `function` (the head unit sends a soft button's OnButtonPress before the Alert response
     /// it ends), in order.
     func notifications(app id: String, after mark: UInt64, until function: String) throws(GatewayError) -> [(name: String, parameters: SDLJSON)] {
-        let entries = try apps.session(id).connection?.tracker.trafficLog.entries ?? []
+        let entries = try apps.session(id).connection?.tracker.trafficLog.entries(after: mark) ?? []
         var notifications: [(name: String, parameters: SDLJSON)] = []
-        for entry in entries where entry.sequence > mark && entry.direction == .received {
+        for entry in entries where entry.direction == .received {
             if entry.rpcType == .response && entry.function == function { break }
             if entry.rpcType == .notification { notifications.append((entry.function, entry.parameters)) }
         }

@@ -50,8 +50,10 @@ public final class SDLConnection: Sendable {
 
     private struct State: Sendable {
         var machine: Machine
-        /// One element per write: the frames of one message, one buffer each.
-        var outbound: AsyncStream<[ByteBuffer]>.Continuation?
+        /// The open link: frames go to its channel straight from the critical section that numbers
+        /// them (one write per frame, one flush per message), with no task between the caller and
+        /// the event loop; finishing `end` ends the session's link.
+        var link: Link?
         var alarm = SDLDriverAlarm()
         var onRegistered: (@Sendable (SDLRPCMessage) -> Void)?
     }
@@ -62,6 +64,11 @@ public final class SDLConnection: Sendable {
     private let logger: Logger
     private let eventStream: SDLEventStream<Event>
     private let eventSource: SDLEventStream<Event>.Source
+
+    struct Link: Sendable {
+        let channel: any Channel
+        let end: AsyncStream<Void>.Continuation
+    }
 
     /// How many events wait for a slow reader before new ones are dropped (and counted).
     public static let eventBufferLimit = 1000
@@ -110,9 +117,9 @@ public final class SDLConnection: Sendable {
     /// ends with it and every waiting request fails.
     public func run(onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void = { _ in }) async throws {
         state.withLock { $0.onRegistered = onRegistered }
-        let (channel, outboundBytes): (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<[ByteBuffer]>)
+        let (channel, ended): (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>)
         do {
-            (channel, outboundBytes) = try await open()
+            (channel, ended) = try await open()
         } catch {
             // No link was made: it ends as a link does, with its own error.
             if error.code != .closed { configuration.capture?.record(.lost, text: "\(error)") }
@@ -123,7 +130,7 @@ public final class SDLConnection: Sendable {
         capture?.record(.opened, text: configuration.address.description)
         defer { linkDown(SDLClientError(.linkLost, "the connection to the head unit closed")) }
         do {
-            try await serve(channel, outboundBytes: outboundBytes)
+            try await serve(channel, ended: ended)
         } catch let error as SDLClientError {
             linkDown(error)
         } catch {
@@ -142,7 +149,7 @@ public final class SDLConnection: Sendable {
     }
 
     /// Connects and starts the session; refuses when ``close()`` came first.
-    private func open() async throws(SDLClientError) -> (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<[ByteBuffer]>) {
+    private func open() async throws(SDLClientError) -> (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>) {
         guard !state.withLock({ $0.machine.isClosed }) else {
             throw SDLClientError(.closed, "the connection was closed before it started")
         }
@@ -157,32 +164,29 @@ public final class SDLConnection: Sendable {
         } catch {
             throw SDLClientError(.connectFailed, "\(configuration.address): \(error)")
         }
-        let (outboundBytes, outboundContinuation) = AsyncStream<[ByteBuffer]>.makeStream()
+        let (ended, end) = AsyncStream<Void>.makeStream()
         let started = perform { state, now -> (Bool, [Machine.Action]) in
             // close() may have come while connecting: then end here instead of starting.
             guard !state.machine.isClosed else { return (false, []) }
-            state.outbound = outboundContinuation
+            state.link = Link(channel: channel.channel, end: end)
             return (true, state.machine.start(now: now))
         }
         guard started else {
             try? await channel.channel.close()
             throw SDLClientError(.closed, "the connection was closed while it was being opened")
         }
-        return (channel, outboundBytes)
+        return (channel, ended)
     }
 
-    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, outboundBytes: AsyncStream<[ByteBuffer]>) async throws {
-        try await channel.executeThenClose { inbound, outbound in
-            // Either child ending ends the session: the writer (EndService, a failure or a
-            // refusal closed the outbound stream) or the reader (the head unit closed).
+    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, ended: AsyncStream<Void>) async throws {
+        try await channel.executeThenClose { inbound, _ in
+            // Either child ending ends the session: the end of the link (EndService, a failure or
+            // a refusal finished it; every frame written before it leaves first, the event loop
+            // runs them in order) or the reader (the head unit closed).
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let capture = self.configuration.capture
                 group.addTask {
-                    // One buffer per SDL frame, one flush per message.
-                    for await frames in outboundBytes {
-                        if let capture { for frame in frames { capture.record(.appToHeadUnit, frame) } }
-                        try await outbound.write(contentsOf: frames)
-                    }
+                    for await _ in ended {}
                 }
                 group.addTask {
                     for try await bytes in inbound {
@@ -238,8 +242,8 @@ public final class SDLConnection: Sendable {
 
     // MARK: - Driver
 
-    /// Runs one input of the machine under the lock. Writes, events and the end of the outbound
-    /// stream happen in that critical section, so their order is the machine's; callers are
+    /// Runs one input of the machine under the lock. Writes, events and the end of the link
+    /// happen in that critical section, so their order is the machine's; callers are
     /// resumed after it.
     @discardableResult
     private func perform<Result>(_ body: (inout State, NIODeadline) -> (Result, [Machine.Action])) -> Result {
@@ -250,11 +254,11 @@ public final class SDLConnection: Sendable {
             for action in actions {
                 switch action {
                 case .write(let frames):
-                    state.outbound?.yield(Self.encode(frames))
+                    if let link = state.link { write(frames, to: link.channel) }
                 case .publish(let event):
                     eventSource.yield(.app(event))
                 case .closeConnection:
-                    state.outbound?.finish()
+                    state.link?.end.finish()
                 case .succeed(let waiter, let response):
                     resumptions.append(.succeed(waiter, response))
                 case .fail(let waiter, let error):
@@ -297,20 +301,24 @@ public final class SDLConnection: Sendable {
         }
     }
 
-    /// One buffer per frame: one WebSocket message per frame (SDL-PROTOCOL.md §e).
-    private static func encode(_ frames: [SDLFrame]) -> [ByteBuffer] {
-        frames.map { frame in
-            var bytes = ByteBuffer()
+    /// One buffer per frame (one WebSocket message per frame, SDL-PROTOCOL.md §e), one flush per
+    /// message. Called in the critical section, so frames reach the event loop in the machine's
+    /// order; the channel is thread-safe and queues them there.
+    private func write(_ frames: [SDLFrame], to channel: any Channel) {
+        for frame in frames {
+            var bytes = channel.allocator.buffer(capacity: frame.payload.readableBytes + 12)
             bytes.writeSDLFrame(frame)
-            return bytes
+            configuration.capture?.record(.appToHeadUnit, bytes)
+            channel.write(bytes, promise: nil)
         }
+        channel.flush()
     }
 
     private func linkDown(_ error: SDLClientError) {
         perform { state, now in
             let actions = state.machine.linkDown(error, now: now)
-            state.outbound?.finish()
-            state.outbound = nil
+            state.link?.end.finish()
+            state.link = nil
             return ((), actions)
         }
         state.withLock { $0.alarm.cancel() }

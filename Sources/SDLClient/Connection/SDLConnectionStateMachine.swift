@@ -107,8 +107,15 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
 
     /// Bytes from the head unit: frames are decoded and handled in order.
     public mutating func receive(_ bytes: ByteBuffer, now: NIODeadline) -> [Action] {
-        var bytes = bytes
-        buffer.writeBuffer(&bytes)
+        if buffer.readableBytes == 0 {
+            // Nothing waits: take the read as it is, no copy. The buffer of an earlier large
+            // message (a RegisterAppInterface response, a PutFile) is released, not kept at its
+            // largest size for the life of the session.
+            buffer = bytes
+        } else {
+            var bytes = bytes
+            buffer.writeBuffer(&bytes)
+        }
         var actions: [Action] = []
         while !session.isClosed {
             do throws(SDLProtocolError) {
@@ -119,7 +126,11 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
                 break
             }
         }
-        buffer.discardReadBytes()
+        if buffer.readableBytes == 0 {
+            buffer = ByteBuffer()
+        } else {
+            buffer.discardReadBytes()
+        }
         return actions
     }
 

@@ -44,7 +44,10 @@ public struct SDLTrafficLog: Sendable {
     public static let defaultCapacity = 1000
 
     public let capacity: Int
-    private var ring: CircularBuffer<SDLTrafficEntry>
+    /// Entries with their parameters as compact JSON text: the parsed tree of a large message
+    /// (OnPermissionsChange: 18 KB of JSON) takes about three times the memory, for as long as
+    /// the entry is kept. Reading ``entries`` parses them again.
+    private var ring: CircularBuffer<StoredEntry>
     private var nextSequence: UInt64 = 1
     /// Send times of requests not yet answered, at most ``capacity`` of them.
     private var pending: [UInt32: NIODeadline] = [:]
@@ -52,16 +55,41 @@ public struct SDLTrafficLog: Sendable {
     public init(capacity: Int = SDLTrafficLog.defaultCapacity) {
         precondition(capacity > 0, "a traffic log keeps at least one entry")
         self.capacity = capacity
-        self.ring = CircularBuffer(initialCapacity: min(capacity, 1024))
+        self.ring = CircularBuffer(initialCapacity: min(capacity, 16))
     }
 
     /// Entries dropped because the ring was full.
     public var dropped: UInt64 { nextSequence - 1 - UInt64(ring.count) }
 
-    /// The kept entries, oldest first.
-    public var entries: [SDLTrafficEntry] {
-        Array(ring)
+    private struct StoredEntry: Sendable {
+        var entry: SDLTrafficEntry
+        var parameters: [UInt8]
+
+        init(_ entry: SDLTrafficEntry) {
+            parameters = entry.parameters.serializedBytes()
+            self.entry = entry
+            self.entry.parameters = .null
+        }
+
+        var restored: SDLTrafficEntry {
+            var restored = entry
+            restored.parameters = (try? SDLJSON.parse(parameters)) ?? .null
+            return restored
+        }
     }
+
+    /// The kept entries, oldest first (their parameters parsed again).
+    public var entries: [SDLTrafficEntry] {
+        ring.map(\.restored)
+    }
+
+    /// The kept entries with a sequence after `sequence`, oldest first: only those are parsed.
+    public func entries(after sequence: UInt64) -> [SDLTrafficEntry] {
+        ring.filter { $0.entry.sequence > sequence }.map(\.restored)
+    }
+
+    /// The sequence of the newest entry, 0 when empty.
+    public var lastSequence: UInt64 { ring.last?.entry.sequence ?? 0 }
 
     /// Records one RPC and returns its entry. A sent request remembers its time; a received
     /// response with the same correlation id gets the latency.
@@ -98,7 +126,7 @@ public struct SDLTrafficLog: Sendable {
         )
         nextSequence += 1
         if ring.count == capacity { ring.removeFirst() }
-        ring.append(entry)
+        ring.append(StoredEntry(entry))
         return entry
     }
 
