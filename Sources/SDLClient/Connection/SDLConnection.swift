@@ -17,7 +17,8 @@ import Synchronization
 /// moves bytes in and frames out, keeps one wake-up on its ``SDLClock`` at the machine's complete
 /// next deadline (none while nothing is due), resumes callers and publishes events:
 ///
-/// - Frames are queued for the wire in the same critical section that numbers them, so message
+/// - Frames are written to the channel in the same critical section that numbers them (no task in
+///   between: the channel queues them on its event loop, in that order), so message
 ///   ids reach the head unit in increasing order however many tasks send at once. Every SDL frame
 ///   is written as its own buffer, and all the frames of one message with a single flush: over
 ///   WebSocket each frame is then one binary message, as Core sends them (§e).
