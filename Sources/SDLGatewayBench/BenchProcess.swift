@@ -7,10 +7,6 @@ final class BenchProcess {
     /// What it printed on standard output up to the line waited for.
     let printed: String
 
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// Starts `executable ARGUMENTS` and reads its standard output until a line matched each of
     /// `patterns` (regular expressions with one capture group each: what is returned, in order).
     static func start(_ executable: String, _ arguments: [String], waitingFor patterns: [String]) throws -> (BenchProcess, [String]) {
@@ -34,7 +30,7 @@ final class BenchProcess {
             }
             let data = output.fileHandleForReading.availableData
             if data.isEmpty {
-                throw StartFailure(description: "\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " ")) ended before printing \(patterns): \(text)")
+                throw BenchFailure(description: "\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " ")) ended before printing \(patterns): \(text)")
             }
             text += String(decoding: data, as: UTF8.self)
         }
@@ -88,17 +84,18 @@ struct GatewayLauncher: Sendable {
     let executable: String
     let arguments: [String]
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The process, its `host:port` and port.
     func start() throws -> (BenchProcess, String, Int) {
         let (process, addresses) = try BenchProcess.start(executable, arguments, waitingFor: [#"sdl-gateway on http://(127\.0\.0\.1:[0-9]+)"#])
         guard let port = addresses[0].split(separator: ":").last.flatMap({ Int($0) }) else {
             process.stop()
-            throw Failure(description: "unexpected gateway address \(addresses[0])")
+            throw BenchFailure(description: "unexpected gateway address \(addresses[0])")
         }
         return (process, addresses[0], port)
     }
+}
+
+/// Why a run stopped: what the harness met that it cannot measure through.
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
 }

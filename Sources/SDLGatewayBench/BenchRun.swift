@@ -58,7 +58,7 @@ struct BenchRun: Sendable {
         try await http.run { send in
             let body = ByteBuffer(string: #"{"id":"\#(Self.app)","appName":"Bench REST","appID":"bench-rest"}"#)
             let created = try await send(.POST, "/v1/apps", body)
-            guard created.status == 201 else { throw Failure(description: "POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
+            guard created.status == 201 else { throw BenchFailure(description: "POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
             // Both apps out of NONE before anything is timed (NONE has its own limits). The head
             // unit activates the newest app, the gateway's: the direct one goes to BACKGROUND.
             let deadline = ContinuousClock.now + .seconds(15)
@@ -68,7 +68,7 @@ struct BenchRun: Sendable {
                 let rawLevel = session.connection?.tracker.hmiLevel
                 if let gatewayLevel, gatewayLevel != "NONE", let rawLevel, rawLevel != .none { break }
                 guard ContinuousClock.now < deadline else {
-                    throw Failure(description: "the apps are still in NONE after 15 s (gateway app \(gatewayLevel ?? "?"), direct app \(rawLevel.map { "\($0)" } ?? "?")): does the head unit's HMI activate them?")
+                    throw BenchFailure(description: "the apps are still in NONE after 15 s (gateway app \(gatewayLevel ?? "?"), direct app \(rawLevel.map { "\($0)" } ?? "?")): does the head unit's HMI activate them?")
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -100,10 +100,6 @@ struct BenchRun: Sendable {
         report.gatewayCPUSeconds = gateway.cpuSeconds - cpuBefore
         report.gatewayResidentKiB = gateway.residentKiB
         return report
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
     }
 
     /// raw, rest, ws and health, one in flight, each round in another order.
@@ -193,12 +189,12 @@ struct BenchRun: Sendable {
     /// WebSocket clients on the app's vehicle data at 50 Hz: 1, 100 and 1,000 of them by default.
     private func fanOut(_ report: BenchReport, control: String) async throws -> BenchReport {
         var report = report
-        guard let controlPort = control.split(separator: ":").last.flatMap({ Int($0) }) else { throw Failure(description: "--control is host:port, got \(control)") }
+        guard let controlPort = control.split(separator: ":").last.flatMap({ Int($0) }) else { throw BenchFailure(description: "--control is host:port, got \(control)") }
         let controlHost = String(control.split(separator: ":").dropLast().joined(separator: ":"))
         let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
         try await http.run { send in
             let subscribed = try await send(.PUT, "/v1/apps/\(Self.app)/subscriptions/vehicle-data", ByteBuffer(string: #"{"names":["odometer"]}"#))
-            guard subscribed.status == 200 else { throw Failure(description: "subscribing to odometer answered \(subscribed.status): \(String(buffer: subscribed.body))") }
+            guard subscribed.status == 200 else { throw BenchFailure(description: "subscribing to odometer answered \(subscribed.status): \(String(buffer: subscribed.body))") }
         }
         let scenario = FanOutScenario(gateway: base, app: Self.app, rate: 50, duration: .seconds(plan.fanOutSeconds))
         let controlClient = try await HTTPKeepAliveClient.connect(host: controlHost, port: controlPort)
@@ -211,7 +207,7 @@ struct BenchRun: Sendable {
                 figures.append(
                     try await scenario.run(clients: clients, firstValue: 1_000_000 * (index + 2), cpuSeconds: { gateway.cpuSeconds }) { value in
                         let response = try await send(.PUT, "/vehicle-data", ByteBuffer(string: #"{"odometer":\#(value)}"#))
-                        guard response.status == 200 else { throw Failure(description: "PUT /vehicle-data answered \(response.status): \(String(buffer: response.body))") }
+                        guard response.status == 200 else { throw BenchFailure(description: "PUT /vehicle-data answered \(response.status): \(String(buffer: response.body))") }
                     }
                 )
             }

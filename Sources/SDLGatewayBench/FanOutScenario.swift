@@ -31,10 +31,6 @@ struct FanOutScenario {
         var cpuPerThousand: Double { delivered == 0 ? 0 : gatewayCPUSeconds / (Double(delivered) / 1000) }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// Runs with `clients` clients. `setOdometer` sends one value through the control API;
     /// `firstValue` starts this run's values (they never repeat across runs).
     func run(
@@ -75,14 +71,14 @@ struct FanOutScenario {
             }
             defer { group.cancelAll() }
             guard await connected.wait(for: clients, until: .now + .seconds(60)) else {
-                throw Failure(description: "fanout: only \(await connected.value) of \(clients) WebSocket clients connected within 60 s")
+                throw BenchFailure(description: "fanout: only \(await connected.value) of \(clients) WebSocket clients connected within 60 s")
             }
             // Prime until every client has seen a value: its subscription is live.
             var prime = firstValue - 1_000
             while await primed.value < clients {
                 try await setOdometer(prime)
                 prime += 1
-                guard prime < firstValue - 500 else { throw Failure(description: "fanout: only \(await primed.value) of \(clients) clients received events") }
+                guard prime < firstValue - 500 else { throw BenchFailure(description: "fanout: only \(await primed.value) of \(clients) clients received events") }
                 _ = await primed.wait(for: clients, until: .now + .milliseconds(100))
             }
             let cpuBefore = cpuSeconds()

@@ -12,10 +12,6 @@ struct HTTPKeepAliveClient: Sendable {
         var body: ByteBuffer
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The largest response body read (the RPC answers are a few hundred bytes).
     static let maximumBodySize = 1 << 20
 
@@ -62,13 +58,13 @@ struct HTTPKeepAliveClient: Sendable {
                         response.status = Int(responseHead.status.code)
                         response.headers = responseHead.headers
                     case .body(var chunk):
-                        guard response.body.readableBytes + chunk.readableBytes <= Self.maximumBodySize else { throw Failure(description: "a response body over 1 MiB") }
+                        guard response.body.readableBytes + chunk.readableBytes <= Self.maximumBodySize else { throw BenchFailure(description: "a response body over 1 MiB") }
                         response.body.writeBuffer(&chunk)
                     case .end:
                         return response
                     }
                 }
-                throw Failure(description: "the gateway closed the connection")
+                throw BenchFailure(description: "the gateway closed the connection")
             }
         }
     }

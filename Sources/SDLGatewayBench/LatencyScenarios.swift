@@ -17,10 +17,6 @@ struct LatencyScenarios {
     /// Pause between requests of the paced scenarios.
     let interval: Duration
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// `samples` Shows through the SDL client, one at a time.
     func raw(_ session: SDLAppSession) async throws -> LatencySample {
         var durations: [Duration] = []
@@ -30,7 +26,7 @@ struct LatencyScenarios {
             let response = try await session.request("Show", Self.show(index))
             durations.append(clock.now - started)
             let resultCode = response.parameters["resultCode"]?.stringValue
-            guard resultCode == "SUCCESS" else { throw Failure(description: "raw Show answered \(resultCode ?? "?")") }
+            guard resultCode == "SUCCESS" else { throw BenchFailure(description: "raw Show answered \(resultCode ?? "?")") }
             try await Task.sleep(for: interval)
         }
         return LatencySample(durations)
@@ -49,7 +45,7 @@ struct LatencyScenarios {
             let started = clock.now
             let response = try await send(.POST, "/v1/apps/\(app)/rpc/Show", body)
             durations.append(clock.now - started)
-            guard response.status == 200 else { throw Failure(description: "REST Show answered \(response.status): \(String(buffer: response.body))") }
+            guard response.status == 200 else { throw BenchFailure(description: "REST Show answered \(response.status): \(String(buffer: response.body))") }
             if let share = Self.serverTiming(response.headers, "gateway") { shares.append(share) }
             if let share = Self.serverTiming(response.headers, "headunit") { headUnit.append(share) }
             try await Task.sleep(for: interval)
@@ -65,7 +61,7 @@ struct LatencyScenarios {
             let started = clock.now
             let reply = try await call("Show", Self.show(index))
             durations.append(clock.now - started)
-            guard reply["status"]?.intValue == 200 else { throw Failure(description: "WebSocket Show answered \(reply.serialized())") }
+            guard reply["status"]?.intValue == 200 else { throw BenchFailure(description: "WebSocket Show answered \(reply.serialized())") }
             try await Task.sleep(for: interval)
         }
         return LatencySample(durations)
@@ -79,7 +75,7 @@ struct LatencyScenarios {
             let started = clock.now
             let response = try await send(.GET, "/v1/health", nil)
             durations.append(clock.now - started)
-            guard response.status == 200 else { throw Failure(description: "GET /v1/health answered \(response.status)") }
+            guard response.status == 200 else { throw BenchFailure(description: "GET /v1/health answered \(response.status)") }
         }
         return LatencySample(durations)
     }

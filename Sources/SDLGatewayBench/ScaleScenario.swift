@@ -23,10 +23,6 @@ struct ScaleScenario {
         var perClientKiB: Double
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The settling time after the sessions registered: the head unit's notifications after a
     /// registration (HMI status, permissions, capabilities) arrive within it.
     static let settle = Duration.seconds(1)
@@ -40,7 +36,7 @@ struct ScaleScenario {
             for index in 0..<max(sessions, 1) {
                 let body: SDLJSON = ["id": .string("scale-\(index)"), "appName": .string("Scale \(index)"), "appID": .string("scale-\(index)")]
                 let created = try await send(.POST, "/v1/apps", ByteBuffer(bytes: body.serializedBytes()))
-                guard created.status == 201 else { throw Failure(description: "scale: POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
+                guard created.status == 201 else { throw BenchFailure(description: "scale: POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
             }
             try await Task.sleep(for: Self.settle)
             let withSessions = residentKiB()
@@ -78,7 +74,7 @@ struct ScaleScenario {
                     }
                 }
                 guard await connected.wait(for: batch + size, until: .now + .seconds(30)) else {
-                    throw Failure(description: "scale: only \(await connected.value) of \(clients) WebSocket clients connected")
+                    throw BenchFailure(description: "scale: only \(await connected.value) of \(clients) WebSocket clients connected")
                 }
             }
             let resident = residentKiB()

@@ -14,10 +14,6 @@ struct ThroughputScenarios {
     let host: String
     let port: Int
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// Requests per second of `requests` Shows on `session`, `inFlight` at a time.
     func raw(_ session: SDLAppSession) async throws -> Double {
         let each = requests / inFlight
@@ -29,7 +25,7 @@ struct ThroughputScenarios {
                     for index in 0..<each {
                         let response = try await session.request("Show", LatencyScenarios.show(worker * each + index))
                         let resultCode = response.parameters["resultCode"]?.stringValue
-                        guard resultCode == "SUCCESS" else { throw Failure(description: "raw Show answered \(resultCode ?? "?")") }
+                        guard resultCode == "SUCCESS" else { throw BenchFailure(description: "raw Show answered \(resultCode ?? "?")") }
                     }
                 }
             }
@@ -61,7 +57,7 @@ struct ThroughputScenarios {
                         for index in 0..<each {
                             let (method, path, body) = request(worker * each + index)
                             let response = try await send(method, path, body)
-                            guard response.status == 200 else { throw Failure(description: "\(method) \(path) answered \(response.status): \(String(buffer: response.body))") }
+                            guard response.status == 200 else { throw BenchFailure(description: "\(method) \(path) answered \(response.status): \(String(buffer: response.body))") }
                         }
                     }
                 }
@@ -101,7 +97,7 @@ struct PutFileScenario {
         let started = clock.now
         let response = try await session.upload(name: name, fileType: "BINARY", data: data)
         let seconds = (clock.now - started).seconds
-        guard response.parameters["success"]?.boolValue == true else { throw PutFileFailure(description: "raw PutFile answered \(response.parameters.serialized())") }
+        guard response.parameters["success"]?.boolValue == true else { throw BenchFailure(description: "raw PutFile answered \(response.parameters.serialized())") }
         _ = try? await session.deleteFile(name)
         return Double(size) / 1e6 / seconds
     }
@@ -111,14 +107,11 @@ struct PutFileScenario {
         let started = clock.now
         let response = try await send(.PUT, "/v1/apps/\(app)/files/\(name)", data)
         let seconds = (clock.now - started).seconds
-        guard response.status == 201 else { throw PutFileFailure(description: "PUT file answered \(response.status): \(String(buffer: response.body))") }
+        guard response.status == 201 else { throw BenchFailure(description: "PUT file answered \(response.status): \(String(buffer: response.body))") }
         _ = try await send(.DELETE, "/v1/apps/\(app)/files/\(name)", nil)
         return Double(size) / 1e6 / seconds
     }
 
-    struct PutFileFailure: Error, CustomStringConvertible {
-        var description: String
-    }
 }
 
 extension Duration {

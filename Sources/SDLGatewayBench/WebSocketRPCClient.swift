@@ -11,10 +11,6 @@ enum WebSocketRPCClient {
     /// Sends `function` with `params` and returns the reply (`{"id", "status", "response"}`).
     typealias Call = (_ function: String, _ params: SDLJSON) async throws -> SDLJSON
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The largest message read.
     static let maximumMessageSize = 1 << 20
 
@@ -36,13 +32,13 @@ enum WebSocketRPCClient {
                     guard case .text(let text) = message, let reply = try? SDLJSON.parse(text), reply["id"]?.stringValue == id else { continue }
                     return reply
                 }
-                throw Failure(description: "the gateway closed the WebSocket before answering \(function)")
+                throw BenchFailure(description: "the gateway closed the WebSocket before answering \(function)")
             }
             let result = try await body(call)
             outcome.withLock { $0 = result }
             try await outbound.close(.normalClosure, reason: nil)
         }
-        guard let result = outcome.withLock({ $0 }) else { throw Failure(description: "the WebSocket to \(base) closed before the scenario ended") }
+        guard let result = outcome.withLock({ $0 }) else { throw BenchFailure(description: "the WebSocket to \(base) closed before the scenario ended") }
         return result
     }
 }
