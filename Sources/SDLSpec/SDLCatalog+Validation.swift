@@ -48,18 +48,21 @@ extension SDLCatalog {
             issues.append(SDLValidationIssue(kind: .nestingTooDeep, path: path, expected: "at most \(maximumDepth) nested structs", got: "deeper nesting"))
             return
         }
+        // Paths are built only for members present or missing: a Show has some 30 optional
+        // parameters, and a valid request names a few of them.
         for parameter in parameters {
-            let memberPath = Self.path(path, key: parameter.name)
             guard let member = members[parameter.name] else {
                 if parameter.isMandatory {
-                    issues.append(SDLValidationIssue(kind: .missingMandatory, path: memberPath, expected: Self.describe(parameter), got: "absent"))
+                    issues.append(SDLValidationIssue(kind: .missingMandatory, path: Self.path(path, key: parameter.name), expected: Self.describe(parameter), got: "absent"))
                 }
                 continue
             }
-            check(member, parameter, path: memberPath, depth: depth, maximumDepth: maximumDepth, into: &issues)
+            check(member, parameter, path: Self.path(path, key: parameter.name), depth: depth, maximumDepth: maximumDepth, into: &issues)
         }
-        let known = Set(parameters.map(\.name))
-        for key in members.keys.sorted() where !known.contains(key) {
+        // Unknown keys: each member looked up among the parameters (an object has few members),
+        // sorted only when there are some.
+        let unknown = members.keys.filter { key in !parameters.contains { $0.name == key } }
+        for key in unknown.sorted() {
             issues.append(SDLValidationIssue(kind: .unknownParameter, path: Self.path(path, key: key), expected: "no such parameter", got: Self.describe(members[key]!)))
         }
     }
@@ -137,7 +140,7 @@ extension SDLCatalog {
     // MARK: Descriptions
 
     static func path(_ base: String, key: String) -> String {
-        let isIdentifier = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        let isIdentifier = !key.isEmpty && key.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
             && !("0"..."9").contains(key.unicodeScalars.first!)
         return isIdentifier ? base + "." + key : base + "[" + SDLJSON.string(key).serialized() + "]"
     }

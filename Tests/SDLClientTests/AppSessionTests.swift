@@ -151,7 +151,7 @@ struct AppSessionTests {
                 try first.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
                 outer.addTask {
                     do {
-                        _ = try await session.request("Alert", ["alertText1": "pending"], options: .init(checkPermissions: false))
+                        _ = try await session.request("Alert", ["alertText1": "pending"], options: .init(timeout: .seconds(30), checkPermissions: false))
                         failure.yield(nil)
                     } catch {
                         failure.yield(error as? SDLClientError)
@@ -165,7 +165,9 @@ struct AppSessionTests {
             let pending = try #require(await failed.next())
             #expect(pending?.code == .linkLost)
             let failedAfter = ContinuousClock.now - stopped
-            #expect(failedAfter < .seconds(1))
+            // At once, not at its 30 s deadline. Milliseconds alone; up to 2 s were seen while the
+            // whole suite ran in parallel on 2 cores, so the bound leaves room for that load.
+            #expect(failedAfter < .seconds(5))
             print("the pending request failed \(failedAfter) after the head unit went away")
             #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
             await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "down"]) }
