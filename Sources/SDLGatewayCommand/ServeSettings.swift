@@ -41,8 +41,6 @@ struct ServeSettings {
     var hmi: SDLTransportAddress?
     /// The simulator's options with `simulate` (nil without it).
     var headUnit: SimulatorOptions.Resolved?
-    /// SDL Core's `AppTimeScaleMaxRequests` as `serve` was told (0: none).
-    var coreRequestLimit = 1000
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var catalog: SDLCatalog
@@ -197,7 +195,6 @@ struct ServeSettings {
         guard (0...1_000_000).contains(requestLimit) else {
             throw ValidationError("--core-request-limit (SDL_GATEWAY_CORE_REQUEST_LIMIT, \"coreRequestLimit\") must be 0…1000000 requests per 10 s (got \(requestLimit)).")
         }
-        coreRequestLimit = requestLimit
         configuration.sessions = GatewayApps.Options(
             defaultCore: core, catalog: catalog, allowedCores: allowedCores, recording: recording,
             rateLimits: Self.sessionLimits(coreRequestLimit: requestLimit)

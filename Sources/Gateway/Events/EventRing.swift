@@ -11,20 +11,15 @@ public struct EventRing: Sendable {
 
     public let app: String
     public let capacity: Int
-    /// Events with their data as compact JSON text: the parsed tree of a large event (the
-    /// permissions table: 17 KB of JSON, 55 KB as a tree) takes about three times the memory, and
-    /// the ring keeps 10,000 events per app. Replays parse them again.
+    /// Events with their data as ``SDLCompactJSON``: the ring keeps 10,000 events per app and
+    /// reads them only for a replay.
     private var ring: CircularBuffer<StoredEvent>
 
     private struct StoredEvent: Sendable {
         var seq: UInt64
         var time: Date
         var type: String
-        var data: [UInt8]
-
-        func restored(app: String) -> GatewayEvent {
-            GatewayEvent(seq: seq, time: time, app: app, type: type, data: (try? SDLJSON.parse(data)) ?? .null)
-        }
+        var data: SDLCompactJSON
     }
     /// The seq the ring's first event followed (0, or the last seq of an earlier app with this
     /// id): events up to it belong to that app, never to this one's `since` replays or gaps.
@@ -52,7 +47,7 @@ public struct EventRing: Sendable {
         lastSeq += 1
         let event = GatewayEvent(seq: lastSeq, time: time, app: app, type: type, data: data)
         if ring.count == capacity { ring.removeFirst() }
-        ring.append(StoredEvent(seq: event.seq, time: event.time, type: type, data: data.serializedBytes()))
+        ring.append(StoredEvent(seq: event.seq, time: event.time, type: type, data: SDLCompactJSON(data)))
         return event
     }
 
@@ -66,6 +61,6 @@ public struct EventRing: Sendable {
         guard since < lastSeq else { return (0, []) }
         let missed = firstSeq > since + 1 ? firstSeq - since - 1 : 0
         let start = Int(max(since + 1, firstSeq) - firstSeq)
-        return (missed, ring.dropFirst(start).map { $0.restored(app: app) })
+        return (missed, ring.dropFirst(start).map { GatewayEvent(seq: $0.seq, time: $0.time, app: app, type: $0.type, data: $0.data.value) })
     }
 }

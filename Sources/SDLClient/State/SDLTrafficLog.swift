@@ -44,9 +44,8 @@ public struct SDLTrafficLog: Sendable {
     public static let defaultCapacity = 1000
 
     public let capacity: Int
-    /// Entries with their parameters as compact JSON text: the parsed tree of a large message
-    /// (OnPermissionsChange: 18 KB of JSON) takes about three times the memory, for as long as
-    /// the entry is kept. Reading ``entries`` parses them again.
+    /// Entries with their parameters as ``SDLCompactJSON``, for as long as they are kept; reading
+    /// ``entries`` parses them again.
     private var ring: CircularBuffer<StoredEntry>
     private var nextSequence: UInt64 = 1
     /// Send times of requests not yet answered, at most ``capacity`` of them.
@@ -61,19 +60,20 @@ public struct SDLTrafficLog: Sendable {
     /// Entries dropped because the ring was full.
     public var dropped: UInt64 { nextSequence - 1 - UInt64(ring.count) }
 
+    /// An entry whose parameters are kept compact (its own `parameters` left `null`).
     private struct StoredEntry: Sendable {
         var entry: SDLTrafficEntry
-        var parameters: [UInt8]
+        var parameters: SDLCompactJSON
 
         init(_ entry: SDLTrafficEntry) {
-            parameters = entry.parameters.serializedBytes()
+            parameters = SDLCompactJSON(entry.parameters)
             self.entry = entry
             self.entry.parameters = .null
         }
 
         var restored: SDLTrafficEntry {
             var restored = entry
-            restored.parameters = (try? SDLJSON.parse(parameters)) ?? .null
+            restored.parameters = parameters.value
             return restored
         }
     }
@@ -89,7 +89,7 @@ public struct SDLTrafficLog: Sendable {
     }
 
     /// The sequence of the newest entry, 0 when empty.
-    public var lastSequence: UInt64 { ring.last?.entry.sequence ?? 0 }
+    public var lastSequence: UInt64 { nextSequence - 1 }
 
     /// Records one RPC and returns its entry. A sent request remembers its time; a received
     /// response with the same correlation id gets the latency.
