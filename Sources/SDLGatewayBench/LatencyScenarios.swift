@@ -19,63 +19,60 @@ struct LatencyScenarios {
 
     /// `samples` Shows through the SDL client, one at a time.
     func raw(_ session: SDLAppSession) async throws -> LatencySample {
-        var durations: [Duration] = []
-        let clock = ContinuousClock()
-        for index in 0..<samples {
-            let started = clock.now
-            let response = try await session.request("Show", Self.show(index))
-            durations.append(clock.now - started)
+        try await timed(paced: true) { index in
+            try await session.request("Show", Self.show(index))
+        } then: { response in
             let resultCode = response.parameters["resultCode"]?.stringValue
             guard resultCode == "SUCCESS" else { throw BenchFailure(description: "raw Show answered \(resultCode ?? "?")") }
-            try await Task.sleep(for: interval)
         }
-        return LatencySample(durations)
     }
 
     /// `samples` Shows through the gateway's REST API, one at a time; also the parts of each the
     /// gateway reports in `Server-Timing`: its own (`gateway`) and its SDL client's round trip to
     /// the head unit (`headunit`).
     func rest(_ send: HTTPKeepAliveClient.Send, app: String) async throws -> (LatencySample, gatewayShare: [Double], headUnitShare: [Double]) {
-        var durations: [Duration] = []
         var shares: [Double] = []
         var headUnit: [Double] = []
-        let clock = ContinuousClock()
-        for index in 0..<samples {
-            let body = ByteBuffer(bytes: Self.show(index).serializedBytes())
-            let started = clock.now
-            let response = try await send(.POST, "/v1/apps/\(app)/rpc/Show", body)
-            durations.append(clock.now - started)
+        let sample = try await timed(paced: true) { index in
+            try await send(.POST, "/v1/apps/\(app)/rpc/Show", ByteBuffer(bytes: Self.show(index).serializedBytes()))
+        } then: { response in
             guard response.status == 200 else { throw BenchFailure(description: "REST Show answered \(response.status): \(String(buffer: response.body))") }
             if let share = Self.serverTiming(response.headers, "gateway") { shares.append(share) }
             if let share = Self.serverTiming(response.headers, "headunit") { headUnit.append(share) }
-            try await Task.sleep(for: interval)
         }
-        return (LatencySample(durations), shares, headUnit)
+        return (sample, shares, headUnit)
     }
 
     /// `samples` Shows over the app's event WebSocket (`{"id","function","params"}`), one at a time.
     func ws(_ call: WebSocketRPCClient.Call) async throws -> LatencySample {
-        var durations: [Duration] = []
-        let clock = ContinuousClock()
-        for index in 0..<samples {
-            let started = clock.now
-            let reply = try await call("Show", Self.show(index))
-            durations.append(clock.now - started)
+        try await timed(paced: true) { index in
+            try await call("Show", Self.show(index))
+        } then: { reply in
             guard reply["status"]?.intValue == 200 else { throw BenchFailure(description: "WebSocket Show answered \(reply.serialized())") }
-            try await Task.sleep(for: interval)
         }
-        return LatencySample(durations)
     }
 
     /// `samples` health requests, one at a time, unpaced (nothing limits them).
     func health(_ send: HTTPKeepAliveClient.Send) async throws -> LatencySample {
-        var durations: [Duration] = []
-        let clock = ContinuousClock()
-        for _ in 0..<samples {
-            let started = clock.now
-            let response = try await send(.GET, "/v1/health", nil)
-            durations.append(clock.now - started)
+        try await timed(paced: false) { _ in
+            try await send(.GET, "/v1/health", nil)
+        } then: { response in
             guard response.status == 200 else { throw BenchFailure(description: "GET /v1/health answered \(response.status)") }
+        }
+    }
+
+    /// Times `request` `samples` times, one after another, then hands each answer to `check`
+    /// (not timed); `paced` waits ``interval`` after each.
+    private func timed<Answer>(paced: Bool, _ request: (Int) async throws -> Answer, then check: (Answer) throws -> Void) async throws -> LatencySample {
+        var durations: [Duration] = []
+        durations.reserveCapacity(samples)
+        let clock = ContinuousClock()
+        for index in 0..<samples {
+            let started = clock.now
+            let answer = try await request(index)
+            durations.append(clock.now - started)
+            try check(answer)
+            if paced { try await Task.sleep(for: interval) }
         }
         return LatencySample(durations)
     }

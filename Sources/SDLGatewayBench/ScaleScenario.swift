@@ -23,10 +23,6 @@ struct ScaleScenario {
         var perClientKiB: Double
     }
 
-    /// The settling time after the sessions registered: the head unit's notifications after a
-    /// registration (HMI status, permissions, capabilities) arrive within it.
-    static let settle = Duration.seconds(1)
-
     /// Adds `sessions` apps then `clients` idle clients on the first app's events (`scale-0`; the
     /// gateway is its own, started for this scenario).
     func run(residentKiB: @Sendable () -> Int) async throws -> Figures {
@@ -38,7 +34,7 @@ struct ScaleScenario {
                 let created = try await send(.POST, "/v1/apps", ByteBuffer(bytes: body.serializedBytes()))
                 guard created.status == 201 else { throw BenchFailure(description: "scale: POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
             }
-            try await Task.sleep(for: Self.settle)
+            try await settled(send, app: "scale-\(max(sessions, 1) - 1)")
             let withSessions = residentKiB()
             let withClients = try await idleClients(app: "scale-0", residentKiB: residentKiB)
             for index in 0..<max(sessions, 1) {
@@ -49,6 +45,20 @@ struct ScaleScenario {
                 perSessionKiB: sessions == 0 ? 0 : Double(withSessions - before) / Double(sessions),
                 perClientKiB: clients == 0 ? 0 : Double(withClients - withSessions) / Double(clients)
             )
+        }
+    }
+
+    /// Waits (at most 10 s) until the last app has what the head unit sends after a registration:
+    /// its permissions (OnPermissionsChange) and an HMI level (OnHMIStatus). The apps before it
+    /// registered earlier on their own connections.
+    private func settled(_ send: HTTPKeepAliveClient.Send, app: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let response = try await send(.GET, "/v1/apps/\(app)", nil)
+            let info = try? SDLJSON.parse(response.body)
+            if info?["permissions"]?.objectValue?.isEmpty == false, info?["hmiLevel"]?.stringValue != nil { return }
+            guard ContinuousClock.now < deadline else { throw BenchFailure(description: "scale: \(app) has no permissions 10 s after registering") }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
