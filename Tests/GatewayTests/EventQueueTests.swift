@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import HTTPTypes
 import Logging
+import NIOCore
 import SDLProtocol
 import Testing
 
@@ -55,6 +56,23 @@ struct EventQueueTests {
         #expect(filter.apply(Self.event(4, type: "gap", data: ["missed": 1])) != nil)
         #expect(filter.apply(Self.event(5, type: "connection", data: [:])) != nil)
         #expect(throws: GatewayError.self) { try EventFilter(types: "vehicleData,nonsense", names: nil) }
+    }
+
+    @Test("The hub encodes an event once for its clients; a filter's changed copy is encoded anew")
+    func sharedEncoding() async throws {
+        let hub = EventHub()
+        let all = try hub.subscribe(app: "demo", filter: EventFilter())
+        let trimmed = try hub.subscribe(app: "demo", filter: EventFilter(types: nil, names: ["speed"]))
+        hub.publish(app: "demo", type: "vehicleData", data: ["speed": 1, "rpm": 2], time: Date(timeIntervalSince1970: 0))
+        let whole = try #require(await all.queue.next())
+        let part = try #require(await trimmed.queue.next())
+        #expect((try SDLJSON.parse(whole.encodedJSON))["data"] == ["speed": 1, "rpm": 2])
+        #expect((try SDLJSON.parse(part.encodedJSON))["data"] == ["speed": 1])
+        #expect((try SDLJSON.parse(whole.encodedJSON)) == whole.json)
+        var changed = whole
+        changed.seq = 99
+        #expect((try SDLJSON.parse(changed.encodedJSON))["seq"] == 99)
+        #expect(changed != whole)
     }
 
     @Test("The hub replays since from the ring (after a gap for what it no longer keeps), fans out per app, limits clients")

@@ -124,7 +124,9 @@ public final class EventHub: Sendable {
 
     private static func publish(app: String, type: String, data: SDLJSON, time: Date, state: inout State) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
         // The callers made sure the ring exists.
-        guard let event = state.rings[app]?.ring.append(type: type, data: data, time: time) else { preconditionFailure("no ring for \(app)") }
+        guard var event = state.rings[app]?.ring.append(type: type, data: data, time: time) else { preconditionFailure("no ring for \(app)") }
+        // Encoded once here; a client whose filter changes the event encodes its own copy.
+        if !state.clients.isEmpty { event.encode() }
         var delivered = 0
         var dropped = 0
         for client in state.clients.values where client.app == nil || client.app == app {
