@@ -30,13 +30,23 @@ public enum AccessPolicy {
     /// What an HTTP request needs, by method and path. Everything outside `/v1/` and `/metrics`
     /// is a static file; `/v1/health` is open; `POST /v1/tickets` takes any scope (a read token
     /// gets a read ticket); other reads need `read`, everything else `control`.
+    ///
+    /// The path is classified as the router matches it (``routedPath(_:)``): `//v1/apps` and
+    /// `/v1/apps/` reach `GET /v1/apps`, so they need what it needs.
     public static func required(method: HTTPRequest.Method, path: String) -> Access {
+        let path = routedPath(path)
         if path == "/v1/health" { return .open }
         let isAPI = path == "/metrics" || path == "/v1" || path.hasPrefix("/v1/")
         guard isAPI else { return method == .get || method == .head ? .open : .control }
         if method == .get || method == .head { return .read }
         if method == .post, path == "/v1/tickets" { return .read }
         return .control
+    }
+
+    /// `path` as the router sees it: its segments without the empty ones, which the router skips
+    /// (a doubled or trailing `/`).
+    static func routedPath(_ path: String) -> String {
+        "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }
 
     /// What a message sent on an event-stream WebSocket needs.
