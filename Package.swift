@@ -121,6 +121,7 @@ let package = Package(
             dependencies: [
                 "SDLProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -224,6 +225,7 @@ let package = Package(
             name: "SDLGatewayCommand",
             dependencies: [
                 "Gateway",
+                "HTTPAPISupport",
                 "HeadUnitSimulator",
                 "HeadlessHMI",
                 "SDLClient",

@@ -30,13 +30,19 @@ public struct HTTPProblem: HTTPResponseError, Sendable {
     public static func response(
         status: HTTPResponse.Status, code: String, title: String, detail: String, extra: [String: SDLJSON] = [:], headers: HTTPFields = [:]
     ) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/problem+json"
+        let body = members(status: status, code: code, title: title, detail: detail, extra: extra).serializedBytes()
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The problem object: `type`, `title`, `status`, `detail` and any `extra` members.
+    public static func members(status: HTTPResponse.Status, code: String, title: String, detail: String, extra: [String: SDLJSON] = [:]) -> SDLJSON {
         var members = extra
         members["type"] = .string(typePrefix + code)
         members["title"] = .string(title)
         members["status"] = .int(Int64(status.code))
         members["detail"] = .string(detail)
-        var headers = headers
-        headers[.contentType] = "application/problem+json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: SDLJSON.object(members).serializedBytes())))
+        return .object(members)
     }
 }

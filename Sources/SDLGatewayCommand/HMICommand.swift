@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPAPISupport
 import HeadUnitSimulator
 import HeadlessHMI
 import Hummingbird
@@ -140,7 +141,8 @@ struct HMICommand: AsyncParsableCommand {
         )
         let control = settings.control
         let controlApp = Application(
-            router: HMIControlRoutes(connection: connection).makeRouter(),
+            router: HMIControlRoutes(connection: connection).makeRouter(loopbackHostsOnly: ServeSettings.isLoopback(control.host)),
+            server: .boundedHTTP1(),
             configuration: .init(address: .hostname(control.host, port: control.port), serverName: "sdl-gateway-hmi"),
             onServerRunning: { channel in
                 announce("HMI control API on http://\(control.host):\(channel.localAddress?.port ?? control.port) (SDL Core's HMI at \(settings.core))")

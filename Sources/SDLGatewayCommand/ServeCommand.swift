@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every option can also come from the environment (SDL_GATEWAY_LISTEN, SDL_GATEWAY_CORE, \
             SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_HMI, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
-            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_CORE_REQUEST_LIMIT, SDL_GATEWAY_RECORD, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_LOG_FORMAT, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
+            SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_CORE_REQUEST_LIMIT, SDL_GATEWAY_HEARTBEAT, SDL_GATEWAY_RECORD, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_LOG_FORMAT, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
             the simulator's options of --simulate take the variables of sdl-gateway simulate (SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, \
             SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE, SDL_SIMULATOR_PRETTY_JSON, SDL_SIMULATOR_RESUMING_TIMEOUT, SDL_SIMULATOR_REQUEST_LIMIT) and the file's "simulator" object; \
             the command line wins over the environment, which wins over the file. Settings are checked strictly: \
@@ -71,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Requests per 10 s SDL Core allows each app (its AppTimeScaleMaxRequests; 0: no limit); the gateway's sessions keep to 90 % of it. Default 1000, or --request-limit with --simulate.")
     var coreRequestLimit: Int?
+
+    @Option(help: "Seconds between the gateway's Heartbeats on a quiet SDL session (v3–v5); a head unit silent for three of them is declared lost and reconnected. 0: Heartbeats on v3 only, as the app libraries send them. Default 5.")
+    var heartbeat: Int?
 
     @Option(help: "Record every app session's SDL bytes to DIR/<app id>-<UTC start>.sdlcap, for sdl-gateway inspect. Off by default.")
     var record: String?

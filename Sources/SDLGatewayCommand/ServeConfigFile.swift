@@ -8,10 +8,11 @@ import SDLProtocol
 struct ServeConfigFile {
     static let keys = [
         "listen", "core", "allowedCores", "simulate", "hmi", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "logFormat", "insecure",
-        "coreRequestLimit", "limits", "events", "apps", "simulator", "record",
+        "coreRequestLimit", "heartbeat", "limits", "events", "apps", "simulator", "record",
     ]
     static let limitsKeys = [
         "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive", "imageStoreSize",
+        "requestHeadTimeout",
     ]
     static let eventsKeys = ["ringCapacity", "clientQueueCapacity", "maximumClients"]
 

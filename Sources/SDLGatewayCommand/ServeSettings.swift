@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPAPISupport
 import Gateway
 import Logging
 import NIOCore
@@ -16,7 +17,7 @@ import SDLTransport
 ///  "tokens": {"s3cret": "control", "dashboards": "read"}, "corsOrigins": ["http://localhost:3000"],
 ///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "logFormat": "json", "insecure": false, "record": "captures",
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
-///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216},
+///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216, "requestHeadTimeout": 10},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}],
 ///  "simulator": {"policy": "default", "trace": "drive.json", "traceSpeed": 2, "profile": "head-unit.json", "timeScale": 0.1}}
@@ -31,6 +32,7 @@ struct ServeSettings {
         "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL", "SDL_GATEWAY_LOG_FORMAT",
         "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT", "SDL_GATEWAY_RECORD", "SDL_GATEWAY_HMI",
         "SDL_GATEWAY_CORE_REQUEST_LIMIT",
+        "SDL_GATEWAY_HEARTBEAT",
     ]
 
     var listen: HostPort
@@ -144,7 +146,8 @@ struct ServeSettings {
                 idleTimeout: .seconds(try int("idleTimeout", Int(defaults.idleTimeout.components.seconds))),
                 authFailuresPerMinute: try int("authFailuresPerMinute", defaults.authFailuresPerMinute, minimum: 0),
                 eventStreamKeepAlive: .seconds(try int("eventStreamKeepAlive", Int(defaults.eventStreamKeepAlive.components.seconds))),
-                imageStoreSize: try int("imageStoreSize", defaults.imageStoreSize, minimum: 0)
+                imageStoreSize: try int("imageStoreSize", defaults.imageStoreSize, minimum: 0),
+                requestHeadTimeout: .seconds(try int("requestHeadTimeout", Int(defaults.requestHeadTimeout.components.seconds)))
             )
         }
         if let rate = command.rateLimit ?? environment["SDL_GATEWAY_RATE_LIMIT"].map({ text -> Int in Int(text) ?? -1 }) {
@@ -182,22 +185,19 @@ struct ServeSettings {
             }
             recording = GatewayRecording(directory: directory)
         }
-        let fileRequestLimit = try file.members["coreRequestLimit"].map { value in
-            guard let number = value.intValue else { throw ServeConfigFile.wrongType("coreRequestLimit", "a whole number of requests", value) }
-            return Int(clamping: number)
-        }
-        let requestLimit = try command.coreRequestLimit
-            ?? environment["SDL_GATEWAY_CORE_REQUEST_LIMIT"].map { text -> Int in
-                guard let number = Int(text) else { throw ValidationError("SDL_GATEWAY_CORE_REQUEST_LIMIT=\(text) is not a whole number of requests.") }
-                return number
-            }
-            ?? fileRequestLimit ?? headUnit?.requestLimit ?? 1000
-        guard (0...1_000_000).contains(requestLimit) else {
-            throw ValidationError("--core-request-limit (SDL_GATEWAY_CORE_REQUEST_LIMIT, \"coreRequestLimit\") must be 0…1000000 requests per 10 s (got \(requestLimit)).")
-        }
+        let requestLimit = try SettingsValue.wholeNumber(
+            command.coreRequestLimit, flag: "--core-request-limit", variable: "SDL_GATEWAY_CORE_REQUEST_LIMIT", environment: environment,
+            key: "coreRequestLimit", keyPath: "coreRequestLimit", file: file.members,
+            unit: "requests", short: "requests per 10 s", default: headUnit?.requestLimit ?? 1000, in: 0...1_000_000
+        )
+        let heartbeat = try SettingsValue.wholeNumber(
+            command.heartbeat, flag: "--heartbeat", variable: "SDL_GATEWAY_HEARTBEAT", environment: environment,
+            key: "heartbeat", keyPath: "heartbeat", file: file.members,
+            unit: "seconds", short: "seconds", default: Int(GatewayApps.Options.defaultHeartbeat.components.seconds), in: 0...3600
+        )
         configuration.sessions = GatewayApps.Options(
             defaultCore: core, catalog: catalog, allowedCores: allowedCores, recording: recording,
-            rateLimits: Self.sessionLimits(coreRequestLimit: requestLimit)
+            rateLimits: Self.sessionLimits(coreRequestLimit: requestLimit), heartbeat: heartbeat == 0 ? nil : .seconds(heartbeat)
         )
         self.configuration = configuration
 
@@ -230,7 +230,7 @@ struct ServeSettings {
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+        BrowserOriginRule.isLoopback(host: Substring(host))
     }
 }
 

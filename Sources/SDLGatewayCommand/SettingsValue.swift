@@ -1,4 +1,5 @@
 import ArgumentParser
+import SDLProtocol
 
 /// Checks the text of a setting from the environment against what it accepts, for `serve` and
 /// `simulate`: booleans, enumerated values and the names of the variables themselves. A mistake
@@ -28,6 +29,28 @@ enum SettingsValue {
         if let value = Value.allCases.first(where: { $0.rawValue.lowercased() == spelling }) { return value }
         let accepted = Value.allCases.map(\.rawValue)
         throw ValidationError("\(variable)=\(text) is not one of \(accepted.joined(separator: ", "))\(suggestion(for: text, among: accepted)).")
+    }
+
+    /// A whole-number setting: the option, else the environment `variable`, else the config file's
+    /// `key` (spelt `keyPath` in messages), else `value`; one outside `range` stops start-up with a
+    /// message naming all three spellings.
+    static func wholeNumber(
+        _ option: Int?, flag: String, variable: String, environment: [String: String], key: String, keyPath: String, file: [String: SDLJSON]?,
+        unit: String, short: String, default value: Int, in range: ClosedRange<Int>
+    ) throws -> Int {
+        let fromEnvironment = try environment[variable].map { text in
+            guard let number = Int(text) else { throw ValidationError("\(variable)=\(text) is not a whole number of \(unit).") }
+            return number
+        }
+        let fromFile = try file?[key].map { value in
+            guard let number = value.intValue else { throw ServeConfigFile.wrongType(keyPath, "a whole number of \(unit)", value) }
+            return Int(clamping: number)
+        }
+        let number = option ?? fromEnvironment ?? fromFile ?? value
+        guard range.contains(number) else {
+            throw ValidationError("\(flag) (\(variable), \"\(keyPath)\") must be \(range.lowerBound)…\(range.upperBound) \(short) (got \(number)).")
+        }
+        return number
     }
 
     /// Refuses a variable with `prefix` that is not in `known`: a misspelt name would otherwise be ignored.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPAPISupport
 import HeadUnitSimulator
 import Hummingbird
 import Logging
@@ -93,7 +94,8 @@ struct SimulateCommand: AsyncParsableCommand {
         let sdl = try HostPort(listen, option: "--listen")
         let controlAddress = try HostPort(control, option: "--control")
         let controlApp = Application(
-            router: SimulatorControlRoutes(simulator: simulator).makeRouter(),
+            router: SimulatorControlRoutes(simulator: simulator).makeRouter(loopbackHostsOnly: ServeSettings.isLoopback(controlAddress.host)),
+            server: .boundedHTTP1(),
             configuration: .init(address: .hostname(controlAddress.host, port: controlAddress.port), serverName: "sdl-gateway-simulator"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? controlAddress.port

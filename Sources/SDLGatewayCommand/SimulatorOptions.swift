@@ -87,19 +87,10 @@ struct SimulatorOptions: ParsableArguments {
         }
         let prettyFromEnvironment = try SettingsValue.bool(environment, "SDL_SIMULATOR_PRETTY_JSON")
         func whole(_ option: Int?, _ flag: String, _ variable: String, _ key: String, unit: String, short: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-            let fromEnvironment = try environment[variable].map { text in
-                guard let number = Int(text) else { throw ValidationError("\(variable)=\(text) is not a whole number of \(unit).") }
-                return number
-            }
-            let fromFile = try file?[key].map { value in
-                guard let number = value.intValue else { throw ServeConfigFile.wrongType("simulator.\(key)", "a whole number of \(unit)", value) }
-                return Int(clamping: number)
-            }
-            let number = option ?? fromEnvironment ?? fromFile ?? value
-            guard range.contains(number) else {
-                throw ValidationError("\(flag) (\(variable), \"simulator.\(key)\") must be \(range.lowerBound)…\(range.upperBound) \(short) (got \(number)).")
-            }
-            return number
+            try SettingsValue.wholeNumber(
+                option, flag: flag, variable: variable, environment: environment, key: key, keyPath: "simulator.\(key)", file: file,
+                unit: unit, short: short, default: value, in: range
+            )
         }
         let resuming = try whole(resumingTimeout, "--resuming-timeout", "SDL_SIMULATOR_RESUMING_TIMEOUT", "resumingTimeout", unit: "milliseconds", short: "ms", default: 3000, in: 0...60_000)
         let requests = try whole(requestLimit, "--request-limit", "SDL_SIMULATOR_REQUEST_LIMIT", "requestLimit", unit: "requests", short: "requests per 10 s", default: 1000, in: 0...1_000_000)

@@ -95,6 +95,22 @@ struct SessionHeartbeatTests {
         #expect((actions.first?.closeError ?? nil)?.code == .linkLost)
     }
 
+    @Test("With Heartbeats on v3–v5 (the gateway's default), a v5 session heartbeats and a silent head unit is lost after three intervals")
+    func v5Heartbeats() throws {
+        let configuration = SDLSessionStateMachine.Configuration(heartbeatInterval: .seconds(1), heartbeatVersions: 3...5)
+        var (machine, _) = SDLSessionStateMachine.started(with: SessionFrames.v5ACK(), configuration: configuration, now: now)
+        let beat = machine.timerFired(now: now + .seconds(1))
+        let header = try #require(beat.first?.writtenFrames?.first?.header)
+        #expect(header.frameInfo == SDLControlFrameInfo.heartbeat.rawValue && header.version == 5)
+        _ = machine.receive(SessionFrames.control(.heartbeatACK, version: 5, service: .control), now: now + .seconds(1))
+        _ = machine.timerFired(now: now + .seconds(2))
+        _ = machine.timerFired(now: now + .seconds(3))
+        #expect(machine.isEstablished)
+        // The ACK at +1 s was the last thing received: lost at +4 s.
+        let actions = machine.timerFired(now: now + .seconds(4))
+        #expect((actions.first?.closeError ?? nil)?.code == .linkLost)
+    }
+
     @Test("Idle timeout can be disabled on v3 while Heartbeats are still sent")
     func disabledIdleTimeout() {
         let configuration = SDLSessionStateMachine.Configuration(idleTimeout: .disabled)

@@ -236,6 +236,19 @@ struct ServeSettingsTests {
         #expect(throws: ValidationError.self) { try Self.settings([], environment: ["SDL_GATEWAY_CORE_REQUEST_LIMIT": "many"]) }
     }
 
+    @Test("--heartbeat: the gateway's Heartbeats on v3–v5 every 5 s by default; 0 leaves them to v3 as the app libraries do")
+    func heartbeat() throws {
+        func interval(_ settings: ServeSettings) -> Duration? { settings.configuration.sessions.heartbeat }
+        #expect(interval(try Self.settings([])) == .seconds(5))
+        #expect(interval(try Self.settings(["--heartbeat", "2"])) == .seconds(2))
+        #expect(interval(try Self.settings(["--heartbeat", "0"])) == nil)
+        #expect(interval(try Self.settings([], environment: ["SDL_GATEWAY_HEARTBEAT": "7"])) == .seconds(7))
+        #expect(interval(try Self.settings(["--config", try Self.configFile(#"{"heartbeat": 0}"#)])) == nil)
+        #expect(throws: ValidationError.self) { try Self.settings(["--heartbeat=-1"]) }
+        #expect(throws: ValidationError.self) { try Self.settings([], environment: ["SDL_GATEWAY_HEARTBEAT": "soon"]) }
+        #expect(throws: ValidationError.self) { try Self.settings(["--config", try Self.configFile(#"{"heartbeat": "5"}"#)]) }
+    }
+
     @Test("--hmi (SDL_GATEWAY_HMI, \"hmi\") takes Core's HMI WebSocket; a TCP address or --simulate beside it is refused")
     func hmiSetting() throws {
         #expect(try Self.settings([]).hmi == nil)

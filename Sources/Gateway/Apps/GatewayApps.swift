@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Metrics
+import NIOCore
 import SDLClient
 import SDLManagers
 import SDLProtocol
@@ -34,6 +35,14 @@ public final class GatewayApps: Service, Sendable {
         /// `AppTimeScaleMaxRequests`, `serve --core-request-limit`), so that Core never
         /// unregisters an app for flooding it.
         public var rateLimits: SDLRequestRateLimiter.Configuration
+        /// The interval of the gateway's own Heartbeats on every session of version 3–5
+        /// (SDL-PROTOCOL.md §d: Core answers them on v3–v5 and, once an app sends one, watches it
+        /// for silence too). A head unit that answers nothing for three intervals, its socket open,
+        /// is declared lost and the session reconnects. nil: Heartbeats on v3 only, as the app
+        /// libraries send them; a hung head unit is then found only by request deadlines.
+        public var heartbeat: Duration?
+        /// 5 s: Core's `HeartBeatTimeout` default (5000 ms), below its shipped 7000 ms.
+        public static let defaultHeartbeat: Duration = .seconds(5)
 
         public init(
             defaultCore: SDLTransportAddress = SDLTransportAddress.tcp(host: "127.0.0.1", port: 12345),
@@ -43,8 +52,10 @@ public final class GatewayApps: Service, Sendable {
             shutdownGracePeriod: Duration = .seconds(4),
             allowedCores: [SDLTransportAddress] = [],
             recording: GatewayRecording? = nil,
-            rateLimits: SDLRequestRateLimiter.Configuration = .default
+            rateLimits: SDLRequestRateLimiter.Configuration = .default,
+            heartbeat: Duration? = Options.defaultHeartbeat
         ) {
+            self.heartbeat = heartbeat
             self.recording = recording
             self.rateLimits = rateLimits
             self.defaultCore = defaultCore
@@ -277,7 +288,11 @@ public final class GatewayApps: Service, Sendable {
         guard options.allows(core) else {
             throw GatewayError(.coreNotAllowed, "core \(core) is not one of the head units this gateway may use (--core, --allow-core)")
         }
-        let configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog, rateLimits: options.rateLimits)
+        var configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog, rateLimits: options.rateLimits)
+        if let heartbeat = options.heartbeat {
+            configuration.session.heartbeatInterval = TimeAmount(heartbeat)
+            configuration.session.heartbeatVersions = 3...5
+        }
         let id = try state.withLock { state throws(GatewayError) -> String in
             let session: SDLAppSession
             var recording: GatewayRecording.Target?

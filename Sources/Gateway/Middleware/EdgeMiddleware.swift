@@ -11,24 +11,25 @@ import SDLProtocol
 struct EdgeMiddleware: RouterMiddleware {
     typealias Context = GatewayRequestContext
 
-    /// Allowed origins (`*` allows any); empty allows none (same-origin pages need no CORS).
-    let allowedOrigins: Set<String>
+    /// The CORS origins, the gateway's own, and the Host names it answers (``BrowserOriginRule``).
+    let origins: BrowserOriginRule
     /// Every operation of the API, for the `Allow` of 405 answers.
     let operations: [APIOperation]
 
     func allows(origin: String) -> Bool {
-        allowedOrigins.contains("*") || allowedOrigins.contains(origin)
+        origins.allows(origin: origin)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let origin = request.headers[.origin]
         var response: Response
-        if request.method == .options, let origin, request.headers[.accessControlRequestMethod] != nil {
-            guard allows(origin: origin) else {
-                response = render(GatewayError(.originNotAllowed, "origin \(origin) is not allowed"), request: request, context: context)
-                response.headers[.xRequestID] = context.id
-                return response
-            }
+        if let refusal = origins.refusal(origin: origin, authority: request.head.authority) {
+            // A page of another origin, a simple request included (no preflight), or a re-pointed name.
+            response = render(GatewayError(refusal), request: request, context: context)
+            response.headers[.xRequestID] = context.id
+            return response
+        }
+        if request.method == .options, origin != nil, request.headers[.accessControlRequestMethod] != nil {
             response = Response(status: .noContent)
             response.headers[.accessControlAllowMethods] = "GET, POST, PUT, DELETE, OPTIONS"
             response.headers[.accessControlAllowHeaders] = request.headers[.accessControlRequestHeaders] ?? "authorization, content-type"

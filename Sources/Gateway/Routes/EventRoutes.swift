@@ -27,7 +27,7 @@ import Synchronization
 struct EventRoutes: Sendable {
     let apps: GatewayApps
     let limits: GatewayLimits
-    let allowedOrigins: Set<String>
+    let origins: BrowserOriginRule
 
     static let maximumRPCsInFlight = 16
 
@@ -63,24 +63,11 @@ struct EventRoutes: Sendable {
         }
     }
 
-    /// A browser's WebSocket must come from an allowed origin or from the gateway's own pages
-    /// (an `Origin` naming the request's host and port; a client that names no port, such as
-    /// `ws://localhost`, is taken as same-host).
+    /// A browser's WebSocket must come from an allowed origin or from the gateway's own pages,
+    /// by the rule every HTTP request meets (``BrowserOriginRule``; EdgeMiddleware does not see
+    /// the WebSocket router's requests).
     func checkOrigin(_ request: Request) throws(GatewayError) {
-        guard let origin = request.headers[.origin], !allowedOrigins.contains("*"), !allowedOrigins.contains(origin) else { return }
-        if let authority = request.head.authority, Self.sameHost(origin: origin, authority: authority) { return }
-        throw GatewayError(.originNotAllowed, "WebSocket origin \(origin) is not allowed")
-    }
-
-    static func sameHost(origin: String, authority: String) -> Bool {
-        guard let schemeEnd = origin.range(of: "://") else { return false }
-        func split(_ text: Substring) -> (Substring, Substring?) {
-            guard let colon = text.lastIndex(of: ":"), !text.hasSuffix("]") else { return (text, nil) }
-            return (text[..<colon], text[text.index(after: colon)...])
-        }
-        let (originHost, originPort) = split(origin[schemeEnd.upperBound...])
-        let (host, port) = split(Substring(authority))
-        return originHost.lowercased() == host.lowercased() && (originPort == nil || originPort == port)
+        if let refusal = origins.refusal(origin: request.headers[.origin], authority: request.head.authority) { throw GatewayError(refusal) }
     }
 
     func add(to router: some RouterMethods<GatewayRequestContext>) {
@@ -154,7 +141,11 @@ struct EventRoutes: Sendable {
                         switch delivery {
                         case .event(let event):
                             let id = perApp ? "\(event.seq)" : "\(event.app):\(event.seq)"
-                            try await writer.write(ByteBuffer(string: "id: \(id)\nevent: \(event.type)\ndata: \(event.json.serialized())\n\n"))
+                            var message = ByteBuffer(string: "id: \(id)\nevent: \(event.type)\ndata: ")
+                            var json = event.encodedJSON
+                            message.writeBuffer(&json)
+                            message.writeStaticString("\n\n")
+                            try await writer.write(message)
                         case .keepAlive:
                             try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                         }
@@ -194,7 +185,8 @@ struct EventRoutes: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 while let event = await subscription.queue.next() {
-                    try await outbound.write(.text(event.json.serialized()))
+                    // The hub's one encoding of the event, shared by every client's frame.
+                    try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: event.encodedJSON)))
                 }
                 // The gateway is shutting down or the app was deleted.
                 try await outbound.close(.goingAway, reason: "the event stream ended")

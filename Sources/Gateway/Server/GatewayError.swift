@@ -17,12 +17,14 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidQuery = Code(rawValue: "invalid-query")
         public static let bodyTooLarge = Code(rawValue: "body-too-large")
         public static let lengthRequired = Code(rawValue: "length-required")
+        public static let requestHeadTimeout = Code(rawValue: "request-head-timeout")
         public static let notAcceptable = Code(rawValue: "not-acceptable")
         public static let unsupportedMediaType = Code(rawValue: "unsupported-media-type")
         public static let unauthorized = Code(rawValue: "unauthorized")
         public static let forbidden = Code(rawValue: "forbidden")
         public static let coreNotAllowed = Code(rawValue: "core-not-allowed")
         public static let originNotAllowed = Code(rawValue: "origin-not-allowed")
+        public static let hostNotAllowed = Code(rawValue: "host-not-allowed")
         public static let appNotFound = Code(rawValue: "app-not-found")
         public static let appExists = Code(rawValue: "app-exists")
         public static let notMediaApp = Code(rawValue: "not-media-app")
@@ -79,10 +81,11 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidBody, .invalidQuery: .badRequest
         case .bodyTooLarge: .contentTooLarge
         case .lengthRequired: .lengthRequired
+        case .requestHeadTimeout: .requestTimeout
         case .notAcceptable: .notAcceptable
         case .unsupportedMediaType: .unsupportedMediaType
         case .unauthorized: .unauthorized
-        case .forbidden, .originNotAllowed, .notPermitted, .coreNotAllowed: .forbidden
+        case .forbidden, .originNotAllowed, .hostNotAllowed, .notPermitted, .coreNotAllowed: .forbidden
         case .appNotFound, .notFound, .unknownFunction: .notFound
         case .appExists, .notMediaApp: .conflict
         case .invalidParameters, .emptyFile, .idMismatch: .unprocessableContent
@@ -157,6 +160,14 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Any error thrown while handling a request, as a gateway error.
+    /// A page or a Host name ``BrowserOriginRule`` refuses.
+    init(_ refusal: BrowserOriginRule.Refusal) {
+        switch refusal {
+        case .origin: self.init(.originNotAllowed, refusal.detail)
+        case .host: self.init(.hostNotAllowed, refusal.detail)
+        }
+    }
+
     public static func from(_ error: any Error) -> GatewayError {
         switch error {
         case let error as GatewayError: error
@@ -191,12 +202,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The problem object (for batch results and WebSocket replies).
     public var problem: SDLJSON {
-        var members = problemMembers
-        members["type"] = .string(HTTPProblem.typePrefix + code.rawValue)
-        members["title"] = .string(title)
-        members["status"] = .int(Int64(status.code))
-        members["detail"] = .string(detail)
-        return .object(members)
+        HTTPProblem.members(status: status, code: code.rawValue, title: title, detail: detail, extra: problemMembers)
     }
 }
 

@@ -18,6 +18,9 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
     /// How long an HTTP connection may sit between requests, or stall while sending one, before the
     /// server closes it; a response in progress (an SSE stream) is never cut. 60 s.
     public var idleTimeout: Duration
+    /// How long a new connection may take to send its first complete request head before it is
+    /// answered `408 request-head-timeout` and closed (``RequestHeadDeadline``). 10 s.
+    public var requestHeadTimeout: Duration
     /// Failed authentications per address per minute (the burst too) before it is answered 429
     /// without its credential being looked at; 0 = off. 20.
     public var authFailuresPerMinute: Int
@@ -30,13 +33,15 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
     public init(
         bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize,
         webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = GatewayLimits.defaultRequestsPerSecond, idleTimeout: Duration = .seconds(60),
-        authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15), imageStoreSize: Int = 16 << 20
+        authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15), imageStoreSize: Int = 16 << 20,
+        requestHeadTimeout: Duration = .seconds(10)
     ) {
         self.bodySize = bodySize
         self.fileSize = fileSize
         self.webSocketMessageSize = webSocketMessageSize
         self.requestsPerSecond = requestsPerSecond
         self.idleTimeout = idleTimeout
+        self.requestHeadTimeout = requestHeadTimeout
         self.authFailuresPerMinute = authFailuresPerMinute
         self.eventStreamKeepAlive = eventStreamKeepAlive
         self.imageStoreSize = imageStoreSize

@@ -32,12 +32,21 @@ public struct GatewayRouter: Sendable {
 
 
     var events: EventRoutes {
-        EventRoutes(apps: apps, limits: configuration.limits, allowedOrigins: configuration.corsOrigins)
+        EventRoutes(apps: apps, limits: configuration.limits, origins: origins)
+    }
+
+    /// Which pages may call the gateway: the CORS origins and its own; and, without tokens on
+    /// loopback, only loopback Host names (DNS rebinding). SECURITY.md.
+    var origins: BrowserOriginRule {
+        BrowserOriginRule(
+            allowedOrigins: configuration.corsOrigins,
+            loopbackHostsOnly: configuration.tokens.isEmpty && BrowserOriginRule.isLoopback(host: Substring(configuration.host))
+        )
     }
 
     public func makeRouter() -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
-        router.add(middleware: EdgeMiddleware(allowedOrigins: configuration.corsOrigins, operations: allOperations))
+        router.add(middleware: EdgeMiddleware(origins: origins, operations: allOperations))
         router.add(middleware: RequestLogMiddleware(level: .info))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
@@ -78,17 +87,23 @@ public struct GatewayRouter: Sendable {
 
     /// HTTP/1.1 with WebSocket upgrades to ``makeWebSocketRouter()``: no frame, and so no
     /// message, larger than the configured WebSocket message size (1009 to the sender); pings
-    /// every 20 s find dead clients; a connection idle between requests, or stalled inside one,
-    /// for the configured idle timeout is closed; a client that leaves is noticed at once
-    /// (``ConnectionCloseWatcher``), so its SSE stream ends.
+    /// every 20 s find dead clients; a connection whose first request head is not complete within
+    /// the request head timeout is answered 408 and closed (``RequestHeadDeadline``); one idle
+    /// between requests, or stalled inside one, for the configured idle timeout is closed; a client
+    /// that leaves is noticed at once (``ConnectionCloseWatcher``), so its SSE stream ends.
     public func makeServer() -> HTTPServerBuilder {
-        .http1WebSocketUpgrade(
-            webSocketRouter: makeWebSocketRouter(),
-            configuration: .init(
-                http1: .init(additionalChannelHandlers: [ConnectionCloseWatcher()], idleTimeout: TimeAmount(configuration.limits.idleTimeout)),
-                ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20)))
-            )
+        let webSocketResponder = makeWebSocketRouter().buildResponder()
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(additionalChannelHandlers: [ConnectionCloseWatcher()], idleTimeout: TimeAmount(configuration.limits.idleTimeout)),
+            ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20)))
         )
+        let headTimeout = TimeAmount(configuration.limits.requestHeadTimeout)
+        return HTTPServerBuilder { responder in
+            RequestHeadDeadlineChannel(
+                timeout: headTimeout,
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+            )
+        }
     }
 
     /// The contract the server serves at `/openapi.yaml`.

@@ -1,0 +1,96 @@
+import Gateway
+import HTTPAPISupport
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TestSupport
+import Testing
+
+/// `limits.requestHeadTimeout`: a connection must send its first complete request head in time,
+/// or it gets a 408 problem and is closed (issue "Reliability and security suite").
+@Suite("HTTP connections: the first request head has a deadline", .timeLimit(.minutes(1)))
+struct RequestHeadDeadlineTests {
+    typealias H = GatewayHarness
+
+    /// A live gateway whose request head timeout is short (200 ms unless said), and its port.
+    static func withShortHeadTimeout(_ timeout: Duration = .milliseconds(200), _ body: @Sendable (Int) async throws -> Void) async throws {
+        let configuration = GatewayConfiguration(limits: GatewayLimits(requestHeadTimeout: timeout))
+        try await H.withGateway(configuration, mode: .live) { client, _, _ in
+            try await body(try #require(client.port))
+        }
+    }
+
+    @Test("The end of a head is the first blank line after the request line, fed in any chunks")
+    func scanner() {
+        let head = Array("GET /v1/health HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+        var scanner = HeadEndScanner()
+        for (index, byte) in head.enumerated() {
+            let complete = scanner.scan([byte])
+            #expect(complete == (index == head.count - 1), "byte \(index)")
+        }
+        var lenient = HeadEndScanner()
+        let lenientEnd = lenient.scan(Array("GET / HTTP/1.1\nHost: a\n\n".utf8))
+        #expect(lenientEnd)
+        var blank = HeadEndScanner()
+        let emptyLines = blank.scan(Array("\r\n\r\n\r\n".utf8))
+        #expect(!emptyLines, "empty lines before the request line start no head")
+        let headers = blank.scan(Array("GET / HTTP/1.1\r\nHost: a\r\n".utf8))
+        #expect(!headers)
+        let end = blank.scan(Array("\r\n".utf8))
+        #expect(end)
+    }
+
+    @Test("A client that drips half a request line, or says nothing, gets 408 request-head-timeout and is closed")
+    func incompleteHeadsAreClosed() async throws {
+        try await Self.withShortHeadTimeout { port in
+            for opening in ["GET /v1/health HTTP/1.1\r\nHost: 12", "G", ""] {
+                let answer = try await RawConnection.readUntilClosed(port: port, sending: opening, limit: .seconds(10))
+                let text = try #require(answer, "the server held a connection without a request head for 10 s (sent \(opening.debugDescription))")
+                #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
+                #expect(text.contains("Connection: close"))
+                #expect(text.contains("\"type\":\"urn:sdl-gateway:problem:request-head-timeout\""))
+            }
+        }
+    }
+
+    @Test("The control APIs' server (simulate --control, hmi --control) has the same deadline")
+    func controlAPIServer() async throws {
+        let router = Router()
+        router.get("/ping") { _, _ in "pong" }
+        let application = Application(router: router, server: .boundedHTTP1(requestHeadTimeout: .milliseconds(200)))
+        try await application.test(.live) { client in
+            let port = try #require(client.port)
+            let answer = try await RawConnection.readUntilClosed(port: port, sending: "GET /pi", limit: .seconds(10))
+            let text = try #require(answer, "the control API held a connection without a request head for 10 s")
+            #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
+            let pong = try await RawConnection.exchange(port: port, RawConnection.get("/ping", []), until: "pong")
+            #expect(pong.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    @Test("Once the first head is in, the deadline is gone: a kept-alive connection outlives it, and WebSocket upgrades work")
+    func completeHeadsAreNotTimed() async throws {
+        // 1 s, so that a busy machine's delay between connecting and writing the first head
+        // does not reach it.
+        try await Self.withShortHeadTimeout(.seconds(1)) { port in
+            let connection = try await RawConnection.connect(port: port)
+            try await connection.channel.executeThenClose { inbound, outbound in
+                var responses = inbound.makeAsyncIterator()
+                for round in 1...2 {
+                    try await outbound.write(ByteBuffer(string: RawConnection.get("/v1/health", [])))
+                    var text = ""
+                    while !text.contains("\r\n\r\n") || !text.hasSuffix("}"), let chunk = try await responses.next() {
+                        text += String(buffer: chunk)
+                    }
+                    #expect(text.hasPrefix("HTTP/1.1 200"), "round \(round): \(text)")
+                    // Not synchronisation: outliving the head timeout on a kept-alive connection is what is tested.
+                    if round == 1 { try await Task.sleep(for: .milliseconds(1_500)) }
+                }
+            }
+            let upgrade = try await RawConnection.exchange(
+                port: port, RawConnection.get("/v1/apps/none/events", RawConnection.webSocketUpgrade), until: "\r\n\r\n"
+            )
+            #expect(!upgrade.hasPrefix("HTTP/1.1 408"))
+        }
+    }
+}
