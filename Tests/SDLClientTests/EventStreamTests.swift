@@ -85,6 +85,46 @@ struct EventStreamTests {
         #expect(source.published == 4)
     }
 
+    @Test("A producer that waits for room (SDLEventOverflow.pauseReading) loses nothing: it goes on once the consumer has read enough")
+    func waitForRoom() async throws {
+        let (stream, source) = Self.make(capacity: 4)
+        for index in 1...4 { source.yield(.event(index)) }
+        #expect(source.waiting == 4)
+        await source.waitForRoom(below: 5)  // room for one already: returns at once
+        try await withThrowingTaskGroup(of: [Item].self) { group in
+            group.addTask {
+                // The producer: 20 more events, each only when fewer than 2 wait.
+                for index in 5...24 {
+                    await source.waitForRoom(below: 2)
+                    source.yield(.event(index))
+                }
+                source.finish()
+                return []
+            }
+            group.addTask { await Self.drain(stream) }
+            var results: [[Item]] = []
+            for try await result in group { results.append(result) }
+            #expect(results.flatMap { $0 } == (1...24).map { .event($0) }, "every event, in order, no loss")
+        }
+        #expect(source.dropped == 0)
+    }
+
+    @Test("Waiting for room ends when the stream finishes or the waiting task is cancelled")
+    func waitForRoomEnds() async {
+        let (_, source) = Self.make(capacity: 1)
+        source.yield(.event(1))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await source.waitForRoom(below: 1) }
+            group.cancelAll()
+            await group.waitForAll()
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await source.waitForRoom(below: 1) }
+            source.finish()
+            await group.waitForAll()
+        }
+    }
+
     @Test("Cancelling a waiting consumer ends its iteration")
     func cancelled() async {
         let (stream, _) = Self.make(capacity: 1)

@@ -111,6 +111,23 @@ struct SessionHeartbeatTests {
         #expect((actions.first?.closeError ?? nil)?.code == .linkLost)
     }
 
+    @Test("While the driver has paused reading (its reader fell behind), silence is not a lost link; the idle timer starts afresh on resuming")
+    func pausedReading() throws {
+        let configuration = SDLSessionStateMachine.Configuration(heartbeatInterval: .seconds(1), heartbeatVersions: 3...5)
+        var (machine, _) = SDLSessionStateMachine.started(with: SessionFrames.v5ACK(), configuration: configuration, now: now)
+        machine.readingPaused(true, now: now + .milliseconds(500))
+        for second in 1...10 {
+            let actions = machine.timerFired(now: now + .seconds(Int64(second)))
+            #expect(!actions.contains { $0.closeError != nil }, "lost while paused at +\(second) s")
+        }
+        #expect(machine.isEstablished)
+        machine.readingPaused(false, now: now + .seconds(10))
+        _ = machine.timerFired(now: now + .seconds(12))
+        #expect(machine.isEstablished, "three intervals from the resumption have not passed")
+        let actions = machine.timerFired(now: now + .seconds(13))
+        #expect((actions.first { $0.closeError != nil }?.closeError ?? nil)?.code == .linkLost)
+    }
+
     @Test("Idle timeout can be disabled on v3 while Heartbeats are still sent")
     func disabledIdleTimeout() {
         let configuration = SDLSessionStateMachine.Configuration(idleTimeout: .disabled)

@@ -157,9 +157,13 @@ public final class SDLAppSession: Sendable {
         let (registered, registeredContinuation) = AsyncStream<SDLRPCMessage>.makeStream()
         return await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
+                let pauses = self.configuration.eventOverflow == .pauseReading
                 for await event in connection.events {
                     switch event {
-                    case .app(let event): self.eventSource.yield(.app(event))
+                    case .app(let event):
+                        // Holding this event back holds the connection's reader back in turn.
+                        if pauses { await self.eventSource.waitForRoom(below: self.eventSource.capacity) }
+                        self.eventSource.yield(.app(event))
                     case .lost(let count): self.eventSource.reportLost(count)
                     }
                 }

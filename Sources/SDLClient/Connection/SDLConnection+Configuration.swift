@@ -28,6 +28,12 @@ extension SDLConnection {
         /// connection's opening and end (``SDLCaptureTap``; `serve --record`). `nil`, the default,
         /// records nothing and costs nothing.
         public var capture: SDLCaptureTap?
+        /// What happens when the reader of the events falls ``SDLConnection/eventBufferLimit``
+        /// behind: ``SDLEventOverflow/drop`` (the default) counts the events as lost and keeps
+        /// reading; ``SDLEventOverflow/pauseReading`` stops reading the head unit until half the
+        /// buffer is free, so TCP holds the head unit back and nothing is lost (for a reader that
+        /// always reads, such as the gateway's event pump: one that stops would stall the session).
+        public var eventOverflow: SDLEventOverflow = .drop
 
         /// The head unit's host, from ``address``.
         public var host: String {
@@ -92,4 +98,12 @@ extension SDLConnection {
             self.connectTimeout = connectTimeout
         }
     }
+}
+
+/// What a session does with events its reader has no room for (``SDLConnection/Configuration/eventOverflow``).
+public enum SDLEventOverflow: Sendable, Hashable {
+    /// Count them as lost (`lost(count)` in their place) and keep reading the head unit.
+    case drop
+    /// Stop reading the head unit until the reader has caught up: nothing is lost.
+    case pauseReading
 }

@@ -190,9 +190,25 @@ public final class SDLConnection: Sendable {
                     for await _ in ended {}
                 }
                 group.addTask {
+                    let pauses = self.configuration.eventOverflow == .pauseReading
                     for try await bytes in inbound {
                         capture?.record(.headUnitToApp, bytes)
                         self.perform { state, now in ((), state.machine.receive(bytes, now: now)) }
+                        // Half the buffer free before the next read: one read's frames fit.
+                        let threshold = max(1, self.eventSource.capacity / 2)
+                        if pauses, self.eventSource.waiting >= threshold {
+                            self.perform { state, now in
+                                state.machine.readingPaused(true, now: now)
+                                return ((), [])
+                            }
+                            self.logger.debug("reading paused: the session's reader is behind", metadata: ["sdl.waitingEvents": "\(self.eventSource.waiting)"])
+                            await self.eventSource.waitForRoom(below: threshold)
+                            self.logger.debug("reading resumed")
+                            self.perform { state, now in
+                                state.machine.readingPaused(false, now: now)
+                                return ((), [])
+                            }
+                        }
                     }
                 }
                 defer { group.cancelAll() }

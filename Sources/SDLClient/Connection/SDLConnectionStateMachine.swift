@@ -105,6 +105,12 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
         absorb(session.start(now: now), now: now)
     }
 
+    /// The driver paused reading the head unit, or resumed
+    /// (``SDLSessionStateMachine/readingPaused(_:now:)``).
+    public mutating func readingPaused(_ paused: Bool, now: NIODeadline) {
+        session.readingPaused(paused, now: now)
+    }
+
     /// Bytes from the head unit: frames are decoded and handled in order.
     public mutating func receive(_ bytes: ByteBuffer, now: NIODeadline) -> [Action] {
         if buffer.readableBytes == 0 {

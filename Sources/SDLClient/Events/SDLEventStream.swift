@@ -64,12 +64,25 @@ public struct SDLEventStream<Element: Sendable>: AsyncSequence, Sendable {
             storage.finish()
         }
 
+        /// Returns once fewer than `threshold` events wait (at once if they do), the stream
+        /// finished, or the calling task is cancelled: a producer that can pause (stop reading
+        /// its socket) waits here instead of losing events to a slow consumer.
+        public func waitForRoom(below threshold: Int) async {
+            await storage.waitForRoom(below: threshold)
+        }
+
         /// Every event published into this stream before it finished, counting those lost here
         /// and those reported lost upstream.
         public var published: Int { storage.counts.published }
 
         /// The events this stream itself dropped.
         public var dropped: Int { storage.counts.dropped }
+
+        /// How many events may wait for the consumer.
+        public var capacity: Int { storage.capacity }
+
+        /// How many events wait for the consumer now.
+        public var waiting: Int { storage.state.withLock { $0.events } }
     }
 }
 
@@ -87,6 +100,8 @@ extension SDLEventStream {
             /// Losses not yet placed in `items`: they go before the next event queued.
             var unplacedLost = 0
             var waiter: CheckedContinuation<Element?, Never>?
+            /// Producers waiting for fewer events than their threshold.
+            var roomWaiters: [(threshold: Int, continuation: CheckedContinuation<Void, Never>)] = []
             var finished = false
             var published = 0
             var dropped = 0
@@ -148,22 +163,60 @@ extension SDLEventStream {
         }
 
         func finish() {
-            let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
+            let (waiter, roomWaiters) = state.withLock { state in
                 state.finished = true
-                defer { state.waiter = nil }
-                return state.waiter
+                defer {
+                    state.waiter = nil
+                    state.roomWaiters = []
+                }
+                return (state.waiter, state.roomWaiters)
             }
             waiter?.resume(returning: nil)
+            for roomWaiter in roomWaiters { roomWaiter.continuation.resume() }
+        }
+
+        func waitForRoom(below threshold: Int) async {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let ready = state.withLock { state -> Bool in
+                        if state.finished || state.events < threshold || Task.isCancelled { return true }
+                        state.roomWaiters.append((threshold, continuation))
+                        return false
+                    }
+                    if ready { continuation.resume() }
+                }
+            } onCancel: {
+                let roomWaiters = state.withLock { state in
+                    defer { state.roomWaiters = [] }
+                    return state.roomWaiters
+                }
+                for roomWaiter in roomWaiters { roomWaiter.continuation.resume() }
+            }
+        }
+
+        /// The producers that may go on now that `events` wait; removed from the state.
+        private static func roomMade(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+            guard !state.roomWaiters.isEmpty else { return [] }
+            var ready: [CheckedContinuation<Void, Never>] = []
+            state.roomWaiters.removeAll { waiter in
+                guard state.events < waiter.threshold else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
         }
 
         func next() async -> Element? {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
+                    var producers: [CheckedContinuation<Void, Never>] = []
+                    defer { for producer in producers { producer.resume() } }
                     let ready = state.withLock { state -> Element?? in
                         if let item = state.items.popFirst() {
                             switch item {
                             case .event(let element):
                                 state.events -= 1
+                                producers = Self.roomMade(&state)
                                 return .some(element)
                             case .lost(let count):
                                 return .some(lost(count))

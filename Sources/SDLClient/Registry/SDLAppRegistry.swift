@@ -44,6 +44,7 @@ public final class SDLAppRegistry: Sendable {
     private let allEnded: AsyncStream<Void>
     private let allEndedContinuation: AsyncStream<Void>.Continuation
     private let backoff: SDLBackoff
+    private let eventBufferLimit: Int
     private let clock: any SDLClock
     private let shutdownGracePeriod: Duration
     private let logger: Logger
@@ -56,10 +57,13 @@ public final class SDLAppRegistry: Sendable {
     ///     session, for the sessions to end before it cancels them. Longer than Core's EndService
     ///     answer time (the client waits 11 s, ``SDLSessionStateMachine/Configuration``) so a clean
     ///     end is never cut short.
+    /// - Parameter eventBufferLimit: how many events may wait for the reader of each session's
+    ///   events (``SDLAppSession/init(configuration:backoff:clock:eventBufferLimit:logger:)``).
     public init(
         backoff: SDLBackoff = SDLBackoff(), clock: any SDLClock = SDLSystemClock(), shutdownGracePeriod: Duration = .seconds(12),
-        logger: Logger
+        eventBufferLimit: Int = SDLConnection.eventBufferLimit, logger: Logger
     ) {
+        self.eventBufferLimit = eventBufferLimit
         let (stream, continuation) = AsyncStream<SDLAppSession>.makeStream()
         (allEnded, allEndedContinuation) = AsyncStream<Void>.makeStream()
         self.newSessions = continuation
@@ -94,7 +98,7 @@ public final class SDLAppRegistry: Sendable {
             if let capture { configuration.capture = capture(id) }
             var logger = self.logger
             logger[metadataKey: "sdl.registryID"] = "\(id)"
-            let session = SDLAppSession(configuration: configuration, backoff: backoff, clock: clock, logger: logger)
+            let session = SDLAppSession(configuration: configuration, backoff: backoff, clock: clock, eventBufferLimit: eventBufferLimit, logger: logger)
             state.sessions[id] = session
             // Under the lock, so no session is yielded after shutdown() finished the stream.
             newSessions.yield(session)

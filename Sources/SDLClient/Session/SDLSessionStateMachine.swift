@@ -45,6 +45,9 @@ public struct SDLSessionStateMachine: Sendable {
         /// Whether we send Heartbeats on this version.
         var sendsHeartbeats: Bool
         var idleTimeout: TimeAmount?
+        /// The driver stopped reading because its reader fell behind (``SDLEventOverflow``): the
+        /// head unit is not silent, we are not listening, so the idle timeout does not run.
+        var readingPaused = false
 
         mutating func takeMessageID() -> UInt32 {
             let id = nextMessageID
@@ -125,7 +128,7 @@ public struct SDLSessionStateMachine: Sendable {
         if session.sendsHeartbeats {
             deadlines.append(session.lastSent + configuration.heartbeatInterval)
         }
-        if let idle = session.idleTimeout {
+        if let idle = session.idleTimeout, !session.readingPaused {
             deadlines.append(session.lastReceived + idle)
         }
         if let expiry = session.assembler.nextExpiry {
@@ -254,14 +257,14 @@ public struct SDLSessionStateMachine: Sendable {
             if deadline <= now {
                 return fail(.closed, "no EndServiceACK within \(Self.describe(configuration.endServiceTimeout)); closing anyway")
             }
-            if let idle = session.idleTimeout, session.lastReceived + idle <= now {
+            if let idle = session.idleTimeout, !session.readingPaused, session.lastReceived + idle <= now {
                 return fail(.closed, "nothing received for \(Self.describe(idle)) while closing")
             }
             session.assembler.expire(now: now)
             state = .closing(session, deadline: deadline)
             return []
         case .established(var session):
-            if let idle = session.idleTimeout, session.lastReceived + idle <= now {
+            if let idle = session.idleTimeout, !session.readingPaused, session.lastReceived + idle <= now {
                 return fail(.linkLost, "nothing received for \(Self.describe(idle))")
             }
             session.assembler.expire(now: now)
@@ -393,6 +396,15 @@ extension SDLSessionStateMachine {
         case .closing(_, let deadline): state = .closing(session, deadline: deadline)
         case .idle, .starting, .closed, .modifying: break
         }
+    }
+
+    /// The driver paused reading the head unit (its reader fell behind) or resumed: while paused
+    /// the idle timeout does not run, and it starts afresh on resuming.
+    public mutating func readingPaused(_ paused: Bool, now: NIODeadline) {
+        guard var session = openSession else { return }
+        session.readingPaused = paused
+        if !paused { session.lastReceived = now }
+        update(session)
     }
 
     private mutating func receiveWhileOpen(_ frame: SDLFrame, now: NIODeadline) -> [Action] {
