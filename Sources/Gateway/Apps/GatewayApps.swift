@@ -16,6 +16,11 @@ import Synchronization
 /// A `Service`: ``run()`` runs the registry and one event pump per app; graceful shutdown ends
 /// the event streams, then unregisters every app (UnregisterAppInterface, EndService).
 public final class GatewayApps: Service, Sendable {
+    /// How many events may wait between a session and its event pump: with the sessions' reads
+    /// paused at half of it, one 64 KiB read of the smallest notifications (two events each)
+    /// still fits.
+    static let sessionEventBufferLimit = 10_000
+
     public struct Options: Sendable {
         /// The head unit of apps created without `core`.
         public var defaultCore: SDLTransportAddress
@@ -122,7 +127,11 @@ public final class GatewayApps: Service, Sendable {
         self.hub = hub
         self.images = ImageStore(capacity: imageStoreSize)
         self.logger = logger
-        self.registry = SDLAppRegistry(backoff: options.backoff, shutdownGracePeriod: options.shutdownGracePeriod, logger: logger)
+        // The event pump always reads, so a session waits for it rather than losing events: a
+        // burst from the head unit is held back by TCP, not dropped (issue "Reliability").
+        self.registry = SDLAppRegistry(
+            backoff: options.backoff, shutdownGracePeriod: options.shutdownGracePeriod, eventBufferLimit: Self.sessionEventBufferLimit, logger: logger
+        )
         (newApps, newAppsContinuation) = AsyncStream.makeStream()
     }
 
@@ -183,7 +192,16 @@ public final class GatewayApps: Service, Sendable {
 
     private func publishEvents(_ app: NewApp, managers: AppManagers?, restores: ManagerRestorer.Requests) async {
         let (id, incarnation) = (app.id, app.incarnation)
+        var sinceYield = 0
         for await event in app.session.events {
+            // A burst is read from a full buffer without suspending: let the clients' writers and
+            // the sessions' readers run between batches, or a flood starves them (a reader that
+            // does not run sees no heartbeat answer and declares the head unit lost).
+            sinceYield += 1
+            if sinceYield == 64 {
+                sinceYield = 0
+                await Task.yield()
+            }
             publish(AppEventMapping.map(event), id: id, incarnation: incarnation, source: event)
             // What the driver did to the declared screen and menu, by the user's ids, after the raw event.
             if case .app(.notification(let name, let parameters)) = event, let managers {
@@ -289,6 +307,7 @@ public final class GatewayApps: Service, Sendable {
             throw GatewayError(.coreNotAllowed, "core \(core) is not one of the head units this gateway may use (--core, --allow-core)")
         }
         var configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog, rateLimits: options.rateLimits)
+        configuration.eventOverflow = .pauseReading
         if let heartbeat = options.heartbeat {
             configuration.session.heartbeatInterval = TimeAmount(heartbeat)
             configuration.session.heartbeatVersions = 3...5

@@ -26,7 +26,13 @@ public final class EventClientQueue: Sendable {
         var finished = false
         var nudged = false
         var dropped: UInt64 = 0
+        /// Deliveries in a row that found an item ready (no suspension).
+        var readyInARow = 0
     }
+
+    /// A reader that finds this many items ready in a row yields its thread once: a client
+    /// draining a full queue must not hold a thread the sessions' readers need.
+    static let yieldEvery = 32
 
     public let capacity: Int
     private let state: Mutex<State>
@@ -109,7 +115,20 @@ public final class EventClientQueue: Sendable {
     /// The next event or keep-alive nudge, waiting for one; nil once finished or when the task
     /// is cancelled.
     public func receive() async -> Delivery? {
-        if let ready = state.withLock({ Self.take(&$0) }) { return ready }
+        let (ready, yields) = state.withLock { state -> (Delivery?, Bool) in
+            guard let ready = Self.take(&state) else {
+                state.readyInARow = 0
+                return (nil, false)
+            }
+            state.readyInARow += 1
+            guard state.readyInARow >= Self.yieldEvery else { return (ready, false) }
+            state.readyInARow = 0
+            return (ready, true)
+        }
+        if let ready {
+            if yields { await Task.yield() }
+            return ready
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Delivery?, Never>) in
                 let result = state.withLock { state -> Delivery?? in

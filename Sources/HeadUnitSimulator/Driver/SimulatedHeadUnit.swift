@@ -43,8 +43,10 @@ public final class SimulatedHeadUnit: Sendable {
     }
 
     /// Frames waiting to be written to one connection; a connection that does not read closes
-    /// instead of growing this without bound.
-    static let outboundQueueLimit = 10_000
+    /// instead of growing this without bound. Above the largest burst the control API sends
+    /// (10,000 notifications) with room for what the app's requests are answered with meanwhile:
+    /// an app that reads, however slowly, gets every frame.
+    static let outboundQueueLimit = 30_000
 
     /// Where `now` comes from and how the timer loop sleeps.
     public let clock: any SDLClock
