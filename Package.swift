@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "sdl-gateway", targets: ["SDLGatewayCommand"]),
         .executable(name: "sdl-spec-gen", targets: ["SDLSpecGenerator"]),
         .executable(name: "sdl-gateway-bench", targets: ["SDLGatewayBench"]),
+        .executable(name: "sdl-gateway-reliability", targets: ["SDLGatewayReliability"]),
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "HeadUnitSimulator", targets: ["HeadUnitSimulator"]),
@@ -200,6 +201,7 @@ let package = Package(
         .executableTarget(
             name: "SDLGatewayBench",
             dependencies: [
+                "ProcessHarness",
                 "SDLClient",
                 "SDLProtocol",
                 "SDLTransport",
@@ -208,8 +210,34 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The reliability suite (RELIABILITY.md): faults, floods and churn against the simulator
+        // and the gateway as processes.
+        .executableTarget(
+            name: "SDLGatewayReliability",
+            dependencies: [
+                "ProcessHarness",
+                "SDLProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // What the two harnesses share: processes started and measured, a keep-alive HTTP client,
+        // a countdown many tasks wait on.
+        .target(
+            name: "ProcessHarness",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -2,14 +2,14 @@ import Foundation
 
 /// The simulator and the gateway as separate processes on 127.0.0.1, as users run them: started
 /// from the `sdl-gateway` executable, their addresses read from the lines they print.
-final class BenchProcess {
-    let process: Process
+public final class BenchProcess {
+    public let process: Process
     /// What it printed on standard output up to the line waited for.
-    let printed: String
+    public let printed: String
 
     /// Starts `executable ARGUMENTS` and reads its standard output until a line matched each of
     /// `patterns` (regular expressions with one capture group each: what is returned, in order).
-    static func start(_ executable: String, _ arguments: [String], waitingFor patterns: [String]) throws -> (BenchProcess, [String]) {
+    public static func start(_ executable: String, _ arguments: [String], waitingFor patterns: [String]) throws -> (BenchProcess, [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -41,9 +41,14 @@ final class BenchProcess {
         self.printed = printed
     }
 
-    var stats: ProcessStats { ProcessStats(pid: process.processIdentifier) }
+    public var stats: ProcessStats { ProcessStats(pid: process.processIdentifier) }
 
-    func stop() {
+    /// Sends `signal` (SIGKILL, SIGSTOP, SIGCONT …) to the process.
+    public func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    public func stop() {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
@@ -53,11 +58,15 @@ final class BenchProcess {
 }
 
 /// What /proc says about a process: its CPU time and memory (0 where there is no /proc).
-struct ProcessStats: Sendable {
-    let pid: Int32
+public struct ProcessStats: Sendable {
+    public let pid: Int32
+
+    public init(pid: Int32) {
+        self.pid = pid
+    }
 
     /// CPU seconds (user + system) used so far.
-    var cpuSeconds: Double {
+    public var cpuSeconds: Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return 0 }
         let fields = stat[stat.index(after: end)...].split(separator: " ")
         // After the name: state is field 3, utime 14 and stime 15 (1-based, man 5 proc).
@@ -66,10 +75,20 @@ struct ProcessStats: Sendable {
     }
 
     /// Resident memory in KiB (VmRSS).
-    var residentKiB: Int { status("VmRSS:") }
+    public var residentKiB: Int { status("VmRSS:") }
 
     /// Peak resident memory in KiB (VmHWM).
-    var peakResidentKiB: Int { status("VmHWM:") }
+    public var peakResidentKiB: Int { status("VmHWM:") }
+
+    /// Open file descriptors (the entries of /proc/<pid>/fd; 0 where there is none).
+    public var openFileDescriptors: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
+
+    /// Threads (the entries of /proc/<pid>/task).
+    public var threads: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
+    }
 
     private func status(_ key: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
@@ -80,12 +99,17 @@ struct ProcessStats: Sendable {
 
 /// How the harness starts `sdl-gateway serve`: once for the run, and afresh for `scale`, whose
 /// memory figures need a process that nothing else ran in.
-struct GatewayLauncher: Sendable {
-    let executable: String
-    let arguments: [String]
+public struct GatewayLauncher: Sendable {
+    public let executable: String
+    public let arguments: [String]
+
+    public init(executable: String, arguments: [String]) {
+        self.executable = executable
+        self.arguments = arguments
+    }
 
     /// The process, its `host:port` and port.
-    func start() throws -> (BenchProcess, String, Int) {
+    public func start() throws -> (BenchProcess, String, Int) {
         let (process, addresses) = try BenchProcess.start(executable, arguments, waitingFor: [#"sdl-gateway on http://(127\.0\.0\.1:[0-9]+)"#])
         guard let port = addresses[0].split(separator: ":").last.flatMap({ Int($0) }) else {
             process.stop()
@@ -96,6 +120,10 @@ struct GatewayLauncher: Sendable {
 }
 
 /// Why a run stopped: what the harness met that it cannot measure through.
-struct BenchFailure: Error, CustomStringConvertible {
-    var description: String
+public struct BenchFailure: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }

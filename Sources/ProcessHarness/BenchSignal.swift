@@ -1,31 +1,33 @@
 /// A count many tasks can wait on: "all clients are connected", "stop now". A waiter is resumed
 /// when the count reaches its target, or when the signal expires (its deadline passed), so no
 /// wait outlives the run.
-actor BenchSignal {
+public actor BenchSignal {
+    public init() {}
+
     private var count = 0
     private var expired = false
     private var waiters: [(target: Int, continuation: CheckedContinuation<Bool, Never>)] = []
 
-    func add(_ amount: Int = 1) {
+    public func add(_ amount: Int = 1) {
         count += amount
         resume()
     }
 
     /// Ends every wait, now and later, with `false`.
-    func expire() {
+    public func expire() {
         expired = true
         resume()
     }
 
     /// True once the count reached `target`; false if the signal expired first.
-    func wait(for target: Int) async -> Bool {
+    public func wait(for target: Int) async -> Bool {
         if count >= target { return true }
         if expired { return false }
         return await withCheckedContinuation { waiters.append((target, $0)) }
     }
 
     /// Waits for `target`, at most until `deadline` (then the signal expires).
-    nonisolated func wait(for target: Int, until deadline: ContinuousClock.Instant) async -> Bool {
+    public nonisolated func wait(for target: Int, until deadline: ContinuousClock.Instant) async -> Bool {
         await withTaskGroup(of: Bool?.self) { group in
             group.addTask { await self.wait(for: target) }
             group.addTask {
@@ -45,7 +47,7 @@ actor BenchSignal {
         }
     }
 
-    var value: Int { count }
+    public var value: Int { count }
 
     private func resume() {
         var remaining: [(target: Int, continuation: CheckedContinuation<Bool, Never>)] = []

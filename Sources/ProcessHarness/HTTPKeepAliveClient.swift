@@ -5,24 +5,24 @@ import NIOPosix
 /// One HTTP/1.1 keep-alive connection that sends requests one after another, as a browser's or a
 /// script's client does: what the `rest` and `health` scenarios time. No pooling, no redirects,
 /// no TLS: the benchmark's own traffic on 127.0.0.1.
-struct HTTPKeepAliveClient: Sendable {
-    struct Response {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: ByteBuffer
+public struct HTTPKeepAliveClient: Sendable {
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: HTTPHeaders
+        public var body: ByteBuffer
     }
 
     /// The largest response body read (the RPC answers are a few hundred bytes).
-    static let maximumBodySize = 1 << 20
+    public static let maximumBodySize = 1 << 20
 
     /// Sends a request (method, path, body) and reads its response. A body is JSON unless the
     /// path is a file's (`/files/`).
-    typealias Send = (HTTPMethod, String, ByteBuffer?) async throws -> Response
+    public typealias Send = (HTTPMethod, String, ByteBuffer?) async throws -> Response
 
-    let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
-    let host: String
+    public let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+    public let host: String
 
-    static func connect(host: String, port: Int) async throws -> HTTPKeepAliveClient {
+    public static func connect(host: String, port: Int) async throws -> HTTPKeepAliveClient {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: host, port: port) { channel in
@@ -35,7 +35,7 @@ struct HTTPKeepAliveClient: Sendable {
     }
 
     /// Runs `body` with a request function on the open connection, then closes it.
-    func run<Result: Sendable>(_ body: (_ send: Send) async throws -> Result) async throws -> Result {
+    public func run<Result: Sendable>(_ body: (_ send: Send) async throws -> Result) async throws -> Result {
         try await channel.executeThenClose { inbound, outbound in
             var responses = inbound.makeAsyncIterator()
             return try await body { method, path, bytes in

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import ProcessHarness
 import SDLClient
 import SDLProtocol
 import SDLTransport

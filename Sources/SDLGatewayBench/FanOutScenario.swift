@@ -1,9 +1,10 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
-import NIOWebSocket
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
+import ProcessHarness
 import SDLProtocol
 import Synchronization
 

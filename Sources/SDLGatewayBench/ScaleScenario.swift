@@ -1,8 +1,9 @@
 import HummingbirdWSClient
 import Logging
-import NIOWebSocket
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
+import ProcessHarness
 import SDLProtocol
 
 /// `scale`: `sessions` more app sessions registered through the gateway (SDL Core's limit is 250

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import ProcessHarness
 import SDLClient
 import SDLProtocol
 

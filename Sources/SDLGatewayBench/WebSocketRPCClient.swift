@@ -1,6 +1,7 @@
 import HummingbirdWSClient
 import Logging
 import NIOWebSocket
+import ProcessHarness
 import SDLProtocol
 import Synchronization
 
