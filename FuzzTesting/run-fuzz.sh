@@ -46,7 +46,8 @@ for target in "${targets[@]}"; do
         "corpus/$target" "Seeds/$target" > "$log" 2>&1
     status=$?
     set -e
-    # libFuzzer's last status line ("#N DONE cov: C ft: F corp: K/…") and its final stats.
+    # libFuzzer's last status line ("#N DONE cov: C ft: F corp: K/…": K inputs kept, seeds included)
+    # and its final stats.
     last=$(grep -E '^#[0-9]+[[:space:]]+(INITED|NEW|REDUCE|pulse|DONE|RELOAD)' "$log" | tail -n 1 || true)
     execs=$(grep -oE '^stat::number_of_executed_units:[[:space:]]+[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
     [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#' || true)
@@ -54,9 +55,9 @@ for target in "${targets[@]}"; do
     peak=$(grep -oE '^stat::peak_rss_mb:[[:space:]]+[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
     cov=$(grep -oE 'cov: [0-9]+' <<<"$last" | grep -oE '[0-9]+' || true)
     ft=$(grep -oE 'ft: [0-9]+' <<<"$last" | grep -oE '[0-9]+' || true)
-    corpus=$(find "corpus/$target" -type f | wc -l)
+    corpus=$(grep -oE 'corp: [0-9]+' <<<"$last" | grep -oE '[0-9]+' || true)
     crashes=$(find "artifacts/$target" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-    echo "FUZZ target=$target seconds=$seconds execs=${execs:-?} exec_per_s=${exec_per_s:-?} cov=${cov:-?} ft=${ft:-?} corpus=$corpus crashes=$crashes peak_rss_mb=${peak:-?}"
+    echo "FUZZ target=$target seconds=$seconds execs=${execs:-?} exec_per_s=${exec_per_s:-?} cov=${cov:-?} ft=${ft:-?} corpus=${corpus:-?} crashes=$crashes peak_rss_mb=${peak:-?}"
     if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
         echo "-- $target exited $status; the tail of $log:"
         tail -n 40 "$log"
