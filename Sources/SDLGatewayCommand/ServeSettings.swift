@@ -205,6 +205,9 @@ struct ServeSettings {
         if configuration.tokens.isEmpty, !insecure, !Self.isLoopback(listen.host) {
             throw ValidationError("listening on \(listen.host) without a token exposes the head unit: give --token TOKEN (or --insecure)")
         }
+        if configuration.tokens.isEmpty, !insecure, configuration.corsOrigins.contains("*") {
+            throw ValidationError("--cors-origin '*' without a token lets any website drive the head unit: give --token TOKEN, name the origins, or --insecure")
+        }
     }
 
     /// `TOKEN` (control) or `TOKEN:read` / `TOKEN:control`.

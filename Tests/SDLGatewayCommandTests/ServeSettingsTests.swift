@@ -68,6 +68,11 @@ struct ServeSettingsTests {
         #expect(throws: (any Error).self) { try Self.settings(["--listen", "0.0.0.0:8080"]) }
         #expect((try? Self.settings(["--listen", "0.0.0.0:8080", "--insecure"])) != nil)
         #expect((try? Self.settings(["--listen", "0.0.0.0:8080", "--token", "long-enough-token"])) != nil)
+        // Any origin without a token: any website could drive the head unit.
+        #expect(throws: (any Error).self) { try Self.settings(["--cors-origin", "*"]) }
+        #expect((try? Self.settings(["--cors-origin", "*", "--token", "long-enough-token"])) != nil)
+        #expect((try? Self.settings(["--cors-origin", "*", "--insecure"])) != nil)
+        #expect((try? Self.settings(["--cors-origin", "http://localhost:3000"])) != nil)
         #expect(throws: (any Error).self) { try Self.settings(["--token", "short"]) }
         // A token must fit a WebSocket subprotocol (bearer.<token>): no '/', '=', spaces or commas.
         for bad in ["abc/def+ghi==", "has space in it", "comma,separated", "ünïcödé-token"] {

@@ -59,7 +59,7 @@ public enum SDLCaptureFile {
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
         for attempt in 1...100 {
             let candidate = attempt == 1 ? path : "\(stem)-\(attempt)\(suffix)"
-            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o600)  // every SDL byte: vehicle data, location, audio
             if descriptor >= 0 { return (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), candidate) }
             guard errno == EEXIST else { break }
         }
