@@ -56,12 +56,7 @@ struct RecreateScenario {
             }
             group.addTask {
                 while !stop.withLock({ $0 }) {
-                    let log = try await control(.GET, "/log?limit=1000").json?.arrayValue ?? []
-                    logged.withLock { logged in
-                        for entry in log where entry["function"] == "Show" && entry["direction"] == "fromApp" {
-                            if let text = entry["params"]?["mainField1"]?.stringValue, let id = entry["correlationID"]?.intValue { logged[text] = Int(id) }
-                        }
-                    }
+                    try await Self.readLog(control, into: logged)
                     try await Task.sleep(for: .milliseconds(50))
                 }
                 return []
@@ -81,12 +76,7 @@ struct RecreateScenario {
             return (answers, recreated)
         }
         // The last reads of the log, for answers that came after the reader stopped.
-        let log = try await control(.GET, "/log?limit=1000").json?.arrayValue ?? []
-        logged.withLock { logged in
-            for entry in log where entry["function"] == "Show" && entry["direction"] == "fromApp" {
-                if let text = entry["params"]?["mainField1"]?.stringValue, let id = entry["correlationID"]?.intValue { logged[text] = Int(id) }
-            }
-        }
+        try await Self.readLog(control, into: logged)
         let known = logged.withLock { $0 }
         let succeeded = answers.filter { $0.status == 200 }
         let verified = succeeded.filter { known[$0.text] != nil }
@@ -113,5 +103,16 @@ struct RecreateScenario {
         result.summary = "\(clients) clients, \(recreated) deletes + re-creations, \(answers.count) Shows \(byStatus.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value.intValue ?? 0)" }.joined(separator: " ")); "
             + "\(verified.count) answers checked against the head unit's log: \(misdelivered.count) to the wrong caller; \(stuck.count) stuck"
         return result
+    }
+
+    /// Adds the Shows in the head unit's traffic log (its last 1,000 entries) to `logged`: the
+    /// text each carried → its correlation ID.
+    static func readLog(_ control: ControlEndpoint, into logged: Shared<[String: Int]>) async throws {
+        let log = try await control(.GET, "/log?limit=1000").json?.arrayValue ?? []
+        logged.withLock { logged in
+            for entry in log where entry["function"] == "Show" && entry["direction"] == "fromApp" {
+                if let text = entry["params"]?["mainField1"]?.stringValue, let id = entry["correlationID"]?.intValue { logged[text] = Int(id) }
+            }
+        }
     }
 }
