@@ -176,6 +176,8 @@ extension SDLEventStream {
         }
 
         func waitForRoom(below threshold: Int) async {
+            // The common case, once per event: room already, no continuation.
+            if state.withLock({ $0.finished || $0.events < threshold }) { return }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let ready = state.withLock { state -> Bool in
