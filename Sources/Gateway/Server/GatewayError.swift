@@ -162,10 +162,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Any error thrown while handling a request, as a gateway error.
     /// A page or a Host name ``BrowserOriginRule`` refuses.
     init(_ refusal: BrowserOriginRule.Refusal) {
-        switch refusal {
-        case .origin: self.init(.originNotAllowed, refusal.detail)
-        case .host: self.init(.hostNotAllowed, refusal.detail)
-        }
+        self.init(Code(rawValue: refusal.code), refusal.detail)
     }
 
     public static func from(_ error: any Error) -> GatewayError {
