@@ -1,9 +1,11 @@
+import ProcessHarness
+
 /// Latencies of one scenario in one round, and the spread of a figure over rounds.
 struct LatencySample {
     var milliseconds: [Double]
 
     init(_ durations: [Duration]) {
-        milliseconds = durations.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }.sorted()
+        milliseconds = durations.map(\.milliseconds).sorted()
     }
 
     /// A sample of values already in ms.

@@ -114,7 +114,3 @@ struct PutFileScenario {
     }
 
 }
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

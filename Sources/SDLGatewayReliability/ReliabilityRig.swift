@@ -121,7 +121,3 @@ struct GatewayEndpoint: Sendable {
 extension HTTPKeepAliveClient.Response {
     var json: SDLJSON? { try? SDLJSON.parse(body) }
 }
-
-extension Duration {
-    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
-}
