@@ -29,6 +29,19 @@ final class EventCollector: Sendable {
         }
         return received.withLock { condition($0) }
     }
+
+    /// The `state` of each `connection` event so far, in order.
+    var connectionStates: [String] {
+        events("connection").compactMap { $0["data"]?["state"]?.stringValue }
+    }
+
+    /// Waits, at most `limit`, until the last `connection` event says `state`. The event arrives
+    /// on its own socket, so it can trail the HTTP answer that already shows the new state.
+    func waitForConnection(_ state: String, within limit: Duration = .seconds(5)) async -> Bool {
+        await wait(within: limit) { received in
+            received.last { $0["type"]?.stringValue == "connection" }?["data"]?["state"]?.stringValue == state
+        }
+    }
 }
 
 /// Event WebSocket clients as browsers hold them: `GET /v1/apps/{id}/events` upgraded, every

@@ -41,12 +41,13 @@ struct HangScenario {
             rig.simulator.send(SIGCONT)
             let resumedAt = ContinuousClock.now
             try await api.waitForApp(app, within: .seconds(30)) { $0["connection"] == "registered" }
+            _ = await events.waitForConnection("registered")
             return (answers, stoppedAt, lost, lostAt, resumedAt, ContinuousClock.now)
         }
         let (answers, stoppedAt, lost, lostAt, resumedAt, registeredAt) = outcome
         let slowest = answers.map(\.1).max() ?? .zero
         let statuses = answers.map(\.0)
-        let states = events.events("connection").compactMap { $0["data"]?["state"]?.stringValue }
+        let states = events.connectionStates
         result["requests"] = .int(Int64(requests))
         result["deadlineMs"] = .number(deadline.milliseconds)
         result["slowestAnswerMs"] = .number(slowest.milliseconds)

@@ -49,6 +49,7 @@ struct RestartScenario {
             let restartedAt = ContinuousClock.now
             try await api.waitForApp(app, within: .seconds(30)) { $0["connection"] == "registered" }
             let registeredAt = ContinuousClock.now
+            _ = await events.waitForConnection("registered")
             // The subscriptions, put back by the gateway on a head unit that forgot them.
             let press = try await rig.control(.POST, "/buttons/OK/press", #"{"appID":"\#(app)"}"#)
             let buttonSeen = await events.wait(within: .seconds(5)) { $0.contains { $0["type"] == "buttonPress" && $0["data"]?["buttonName"] == "OK" } }
@@ -60,7 +61,7 @@ struct RestartScenario {
         let (answers, killedAt, restartedAt, registeredAt, pressStatus, buttonSeen, putStatus, dataSeen) = outcome
         let slowest = answers.map(\.1).max() ?? .zero
         let statuses = answers.map(\.0)
-        let states = events.events("connection").compactMap { $0["data"]?["state"]?.stringValue }
+        let states = events.connectionStates
         result["pendingRequests"] = .int(Int64(pending))
         result["pendingFailedMaxMs"] = .number(slowest.milliseconds)
         result["pendingFailedWithin100Ms"] = .bool(slowest <= .milliseconds(100))
