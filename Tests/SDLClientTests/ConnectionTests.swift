@@ -5,6 +5,7 @@ import NIOPosix
 import SDLClient
 import SDLProtocol
 import SDLTime
+import Synchronization
 import Testing
 
 /// ``SDLConnection`` against the simulated head unit over real TCP (127.0.0.1, port 0).
@@ -72,6 +73,32 @@ struct ConnectionTests {
         var events = connection.events.makeAsyncIterator()
         #expect(await events.next() == nil)
         await #expect { _ = try await connection.request("Show", ["mainField1": "x"]) } throws: { ($0 as? SDLClientError)?.code == .notConnected }
+    }
+
+    @Test("The socket runs on the configured event loops, not NIO's shared ones")
+    func eventLoopGroup() async throws {
+        try await Self.withSimulator { _, port in
+            let ticks = LoopTicks()
+            let own = MultiThreadedEventLoopGroup(numberOfThreads: 1, metricsDelegate: ticks)
+            let before = ticks.tasks.load(ordering: .relaxed)
+            let ended = try await Self.withConnection(port: port, configure: { $0.eventLoopGroup = own }) { connection, response in
+                #expect(response.parameters["resultCode"] == "SUCCESS")
+                _ = try await connection.request("Show", ["mainField1": "on its own loop"])
+            }
+            #expect(ended == nil)
+            // Connecting, negotiating, registering and a Show: every read and write of the
+            // socket is a task on its loop. Without the configured group this loop runs nothing.
+            #expect(ticks.tasks.load(ordering: .relaxed) - before >= 4)
+            try await own.shutdownGracefully()
+        }
+    }
+
+    /// Counts the tasks an event loop ran (NIO's tick metrics).
+    private final class LoopTicks: NIOEventLoopMetricsDelegate {
+        let tasks = Atomic<Int>(0)
+        func processedTick(info: NIOEventLoopTickInfo) {
+            tasks.add(info.numberOfTasks, ordering: .relaxed)
+        }
     }
 
     @Test("Negotiates v5, registers, follows the HMI to FULL, sends requests, ends cleanly")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import NIOCore
+import NIOPosix
 import SDLClient
 import SDLManagers
 import SDLProtocol
@@ -20,6 +21,14 @@ public final class GatewayApps: Service, Sendable {
     /// paused at half of it, one 64 KiB read of the smallest notifications (two events each)
     /// still fits.
     static let sessionEventBufferLimit = 10_000
+
+    /// The event loop every head-unit link runs on, apart from the loops of the HTTP and
+    /// WebSocket clients. NIO runs a loop's queued work until none is left before it reads its
+    /// sockets again; during a burst the clients' writers keep queueing work on their loops, and
+    /// a head-unit link sharing one was not read for seconds, until its heartbeat declared the
+    /// head unit lost (issue "Reliability", the notification burst). One thread carries the
+    /// SDL traffic of every session with room to spare: it is small beside the clients' traffic.
+    static let headUnitEventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     public struct Options: Sendable {
         /// The head unit of apps created without `core`.
@@ -308,6 +317,7 @@ public final class GatewayApps: Service, Sendable {
         }
         var configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog, rateLimits: options.rateLimits)
         configuration.eventOverflow = .pauseReading
+        configuration.eventLoopGroup = Self.headUnitEventLoops
         if let heartbeat = options.heartbeat {
             configuration.session.heartbeatInterval = TimeAmount(heartbeat)
             configuration.session.heartbeatVersions = 3...5

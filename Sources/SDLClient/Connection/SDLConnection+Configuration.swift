@@ -34,6 +34,13 @@ extension SDLConnection {
         /// buffer is free, so TCP holds the head unit back and nothing is lost (for a reader that
         /// always reads, such as the gateway's event pump: one that stops would stall the session).
         public var eventOverflow: SDLEventOverflow = .drop
+        /// The event loops the connection's socket runs on; nil, the default, is NIO's shared
+        /// singleton.
+        /// A program that also serves many clients of its own should give its head-unit links
+        /// loops of their own: NIO runs an event loop's queued work until none is left before it
+        /// reads again, so a flood of writes to those clients on a shared loop keeps it from
+        /// reading the head unit — for seconds, long enough to be declared lost.
+        public var eventLoopGroup: (any EventLoopGroup)?
 
         /// The head unit's host, from ``address``.
         public var host: String {

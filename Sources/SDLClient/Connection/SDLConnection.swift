@@ -156,10 +156,9 @@ public final class SDLConnection: Sendable {
         }
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
-            channel = try await SDLTransportClient.connect(
-                to: configuration.address,
-                configuration: .init(connectTimeout: configuration.connectTimeout, tlsConfiguration: configuration.tlsConfiguration)
-            )
+            var transport = SDLTransportClient.Configuration(connectTimeout: configuration.connectTimeout, tlsConfiguration: configuration.tlsConfiguration)
+            if let group = configuration.eventLoopGroup { transport.eventLoopGroup = group }
+            channel = try await SDLTransportClient.connect(to: configuration.address, configuration: transport)
         } catch let error as SDLTransportError where error.code == .webSocketUpgradeRefused {
             throw SDLClientError(.webSocketUpgradeFailed, error.detail)
         } catch {
