@@ -49,9 +49,16 @@ final class EventCollector: Sendable {
 enum EventSocket {
     static let maximumMessageSize = 1 << 20
 
+    /// How a client reads: at once, or waiting `pause` after each message until `until` reaches 1
+    /// (a reader that falls behind, then catches up).
+    struct Pace: Sendable {
+        var pause: Duration
+        var until: BenchSignal
+    }
+
     /// Connects to `path` on the gateway, adds 1 to `connected` once upgraded, keeps every message
-    /// (waiting `pause` after each one: a slow reader) until `stop` reaches 1, then closes.
-    static func run(port: Int, path: String, into collector: EventCollector, pause: Duration? = nil, connected: BenchSignal, stop: BenchSignal) async throws {
+    /// (at `pace`) until `stop` reaches 1, then closes.
+    static func run(port: Int, path: String, into collector: EventCollector, pace: Pace? = nil, connected: BenchSignal, stop: BenchSignal) async throws {
         var logger = Logger(label: "sdl-gateway-reliability.ws")
         logger.logLevel = .critical
         try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: logger) { inbound, outbound, _ in
@@ -61,7 +68,7 @@ enum EventSocket {
                     var messages = inbound.messages(maxSize: maximumMessageSize).makeAsyncIterator()
                     while let message = try await messages.next() {
                         if case .text(let text) = message, let event = try? SDLJSON.parse(text) { collector.append(event) }
-                        if let pause { try await Task.sleep(for: pause) }
+                        if let pace, await pace.until.value == 0 { try await Task.sleep(for: pace.pause) }
                     }
                 }
                 group.addTask { _ = await stop.wait(for: 1) }
