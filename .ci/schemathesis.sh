@@ -3,7 +3,8 @@
 # response must conform to the document (status codes, headers, bodies), no response may be a 5xx,
 # bad input must be refused, unknown methods answered 405. One app, "demo", is registered first
 # and every {id} is it (.ci/schemathesis.toml); restarting the head unit (which cuts every app's
-# link for a moment) and deleting the app run last. The event streams never end, so they are left
+# link for a moment) and deleting the app run last. The stateful phase follows the document's links
+# (from createApp to what uses the new app) and those schemathesis infers. The event streams never end, so they are left
 # to GatewayTests. The simulator runs 20 times faster, so that an interaction nobody answers
 # ends in half a second. Usage: schemathesis.sh PATH/TO/sdl-gateway
 set -euo pipefail
@@ -23,8 +24,9 @@ st() {
         --checks all --exclude-checks positive_data_acceptance --seed 20261122 "$@"
 }
 st --exclude-operation-id deleteApp --exclude-operation-id restartSimulator --exclude-operation-id getAppEvents --exclude-operation-id getEvents --workers 2
-st --include-operation-id restartSimulator
-st --include-operation-id deleteApp
+# One operation alone has no links to follow: no stateful phase.
+st --include-operation-id restartSimulator --phases examples,coverage,fuzzing
+st --include-operation-id deleteApp --phases examples,coverage,fuzzing
 kill "$gateway"
 wait "$gateway" || true
 trap - EXIT
