@@ -121,6 +121,7 @@ let package = Package(
             name: "HTTPAPISupport",
             dependencies: [
                 "SDLProtocol",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -386,6 +387,7 @@ let package = Package(
                 "HeadUnitSimulator",
                 "SDLClient",
                 "SDLProtocol",
+                "SDLSpec",
                 "SDLTransport",
                 "SimulatorControl",
                 "TestSupport",

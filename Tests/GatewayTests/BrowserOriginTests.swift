@@ -79,6 +79,29 @@ struct BrowserOriginTests {
         }
     }
 
+    @Test("Security headers on every answer: the page, the API, a 404, a refusal; and on the control APIs")
+    func securityHeaders() async throws {
+        @Sendable func check(_ headers: HTTPFields, _ what: String) {
+            for (name, value) in SecurityHeaders.fields {
+                #expect(headers[name] == value, "\(name) on \(what)")
+            }
+        }
+        try await H.withGateway(GatewayConfiguration()) { client, _, _ in
+            for uri in ["/", "/v1/health", "/v1/apps/none"] {
+                try await client.execute(uri: uri, method: .get) { check($0.headers, uri) }
+            }
+            try await client.execute(uri: "/v1/apps", method: .post, headers: [.origin: "http://evil.example"]) { response in
+                #expect(response.status == .forbidden)
+                check(response.headers, "a refused origin")
+            }
+        }
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        let application = Application(router: SimulatorControlRoutes(simulator: simulator).makeRouter(), server: .boundedHTTP1())
+        try await application.test(.router) { client in
+            try await client.execute(uri: "/apps", method: .get) { check($0.headers, "the control API") }
+        }
+    }
+
     @Test("The control APIs: another page's POST and a non-loopback Host are 403; curl is served")
     func controlAPI() async throws {
         let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))

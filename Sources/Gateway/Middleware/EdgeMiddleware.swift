@@ -27,6 +27,7 @@ struct EdgeMiddleware: RouterMiddleware {
             // A page of another origin, a simple request included (no preflight), or a re-pointed name.
             response = render(GatewayError(refusal), request: request, context: context)
             response.headers[.xRequestID] = context.id
+            SecurityHeaders.apply(to: &response.headers)
             return response
         }
         if request.method == .options, origin != nil, request.headers[.accessControlRequestMethod] != nil {
@@ -47,6 +48,7 @@ struct EdgeMiddleware: RouterMiddleware {
             response.headers[.vary] = "Origin"
         }
         response.headers[.xRequestID] = context.id
+        SecurityHeaders.apply(to: &response.headers)
         return response
     }
 
