@@ -1,4 +1,4 @@
-import Gateway
+@testable import Gateway
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -6,11 +6,20 @@ import Metrics
 import NIOCore
 import Prometheus
 import SDLProtocol
+import SDLSpec
 import Testing
 
 @Suite("Metrics: /metrics in Prometheus text", .timeLimit(.minutes(1)))
 struct MetricsTests {
     typealias H = GatewayHarness
+
+    @Test("The result label is a result code of the spec, or OTHER: a head unit cannot grow /metrics with codes it makes up")
+    func resultLabelIsBounded() {
+        #expect(RPCExecutor.resultLabel("SUCCESS", catalog: .builtIn) == "SUCCESS")
+        #expect(RPCExecutor.resultLabel("REJECTED", catalog: .builtIn) == "REJECTED")
+        #expect(RPCExecutor.resultLabel("MADE_UP_\(UInt64.random(in: 0...UInt64.max))", catalog: .builtIn) == "OTHER")
+        #expect(RPCExecutor.resultLabel(nil, catalog: .builtIn) == "GENERIC_ERROR")
+    }
 
     @Test("RPC latency by function and result code, sessions by state, events, requests by route (a task-local factory, no global bootstrap)")
     func prometheus() async throws {

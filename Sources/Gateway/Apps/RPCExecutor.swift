@@ -53,12 +53,19 @@ struct RPCExecutor: Sendable {
             throw GatewayError.from(error)
         }
         let response = message.parameters
-        let resultCode = response["resultCode"]?.stringValue ?? "GENERIC_ERROR"
-        Self.record(function, result: resultCode, since: started)
+        Self.record(function, result: Self.resultLabel(response["resultCode"]?.stringValue, catalog: catalog), since: started)
         guard response["success"]?.boolValue == true else {
             throw GatewayError.headUnit(function, response: response)
         }
         return Outcome(response: response, correlationID: message.correlationID, headUnitTime: ContinuousClock.now - started)
+    }
+
+    /// The `result` label of a head unit's answer: its `resultCode` when the spec's Result enum
+    /// has it, else `OTHER`. The head unit chooses the string, and every label value is a time
+    /// series of its own: one it makes up must not grow `/metrics` without bound.
+    static func resultLabel(_ resultCode: String?, catalog: SDLCatalog) -> String {
+        guard let resultCode else { return "GENERIC_ERROR" }
+        return catalog.enums["Result"]?.elements.contains { $0.name == resultCode } == true ? resultCode : "OTHER"
     }
 
     private static func record(_ function: String, result: String, since started: ContinuousClock.Instant) {
