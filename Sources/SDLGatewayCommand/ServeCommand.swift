@@ -75,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between the gateway's Heartbeats on a quiet SDL session (v3–v5); a head unit silent for three of them is declared lost and reconnected. 0: Heartbeats on v3 only, as the app libraries send them. Default 5.")
     var heartbeat: Int?
 
+    @Option(help: "Apps the gateway holds at once; one more is refused 503 too-many-apps. Default 250.")
+    var maxApps: Int?
+
     @Option(help: "Record every app session's SDL bytes to DIR/<app id>-<UTC start>.sdlcap, for sdl-gateway inspect. Off by default.")
     var record: String?
 

@@ -8,7 +8,7 @@ import SDLProtocol
 struct ServeConfigFile {
     static let keys = [
         "listen", "core", "allowedCores", "simulate", "hmi", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "logFormat", "insecure",
-        "coreRequestLimit", "heartbeat", "limits", "events", "apps", "simulator", "record",
+        "coreRequestLimit", "heartbeat", "maxApps", "limits", "events", "apps", "simulator", "record",
     ]
     static let limitsKeys = [
         "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive", "imageStoreSize",

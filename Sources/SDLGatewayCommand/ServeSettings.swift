@@ -16,6 +16,7 @@ import SDLTransport
 /// {"listen": "0.0.0.0:8080", "core": "tcp://sdl-core:12345", "simulate": false,
 ///  "tokens": {"s3cret": "control", "dashboards": "read"}, "corsOrigins": ["http://localhost:3000"],
 ///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "logFormat": "json", "insecure": false, "record": "captures",
+///  "heartbeat": 5, "maxApps": 250,
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
 ///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216, "requestHeadTimeout": 10},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
@@ -32,7 +33,7 @@ struct ServeSettings {
         "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL", "SDL_GATEWAY_LOG_FORMAT",
         "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT", "SDL_GATEWAY_RECORD", "SDL_GATEWAY_HMI",
         "SDL_GATEWAY_CORE_REQUEST_LIMIT",
-        "SDL_GATEWAY_HEARTBEAT",
+        "SDL_GATEWAY_HEARTBEAT", "SDL_GATEWAY_MAX_APPS",
     ]
 
     var listen: HostPort
@@ -195,9 +196,15 @@ struct ServeSettings {
             key: "heartbeat", keyPath: "heartbeat", file: file.members,
             unit: "seconds", short: "seconds", default: Int(GatewayApps.Options.defaultHeartbeat.components.seconds), in: 0...3600
         )
+        let maximumApps = try SettingsValue.wholeNumber(
+            command.maxApps, flag: "--max-apps", variable: "SDL_GATEWAY_MAX_APPS", environment: environment,
+            key: "maxApps", keyPath: "maxApps", file: file.members,
+            unit: "apps", short: "apps", default: GatewayApps.Options.defaultMaximumApps, in: 1...100_000
+        )
         configuration.sessions = GatewayApps.Options(
             defaultCore: core, catalog: catalog, allowedCores: allowedCores, recording: recording,
-            rateLimits: Self.sessionLimits(coreRequestLimit: requestLimit), heartbeat: heartbeat == 0 ? nil : .seconds(heartbeat)
+            rateLimits: Self.sessionLimits(coreRequestLimit: requestLimit), heartbeat: heartbeat == 0 ? nil : .seconds(heartbeat),
+            maximumApps: maximumApps
         )
         self.configuration = configuration
 

@@ -33,10 +33,11 @@ enum GatewayHarness {
         try await simulator.withListening([.tcp(host: "127.0.0.1", port: 0), .webSocket(host: "127.0.0.1", port: 0)]) { ports in
             var configuration = configuration
             configuration.port = 0
-            configuration.sessions = GatewayApps.Options(
-                defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: ports[0]), registrationWait: .seconds(5), shutdownGracePeriod: .seconds(2),
-                allowedCores: [SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: ports[1])]
-            )
+            // The simulator's ports and short waits; a test's other session options stay.
+            configuration.sessions.defaultCore = SDLTransportAddress.tcp(host: "127.0.0.1", port: ports[0])
+            configuration.sessions.allowedCores = [SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: ports[1])]
+            configuration.sessions.registrationWait = .seconds(5)
+            configuration.sessions.shutdownGracePeriod = .seconds(2)
             let (application, apps) = try await buildApplication(
                 configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus, logger: Logger(label: "test")
             )

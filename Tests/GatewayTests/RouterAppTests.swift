@@ -92,6 +92,29 @@ struct RouterAppTests {
         }
     }
 
+    @Test("At most maximumApps apps: one more is 503 too-many-apps by POST and by PUT; a duplicate id is still 409; a delete makes room")
+    func maximumApps() async throws {
+        var configuration = GatewayConfiguration()
+        configuration.sessions.maximumApps = 2
+        try await H.withGateway(configuration) { client, _, _ in
+            try await H.createApp(client, id: "one")
+            try await H.createApp(client, id: "two")
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["id": "three", "appName": "Three", "appID": "three-app"])) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.problemType == "too-many-apps")
+            }
+            try await client.execute(uri: "/v1/apps/three", method: .put, headers: H.jsonHeaders, body: H.json(["appName": "Three", "appID": "three-app"])) { response in
+                #expect(response.status == .serviceUnavailable, "\(String(buffer: response.body))")
+                #expect(response.problemType == "too-many-apps")
+            }
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["id": "one", "appName": "One", "appID": "other-app"])) { response in
+                #expect(response.status == .conflict)
+            }
+            try await client.execute(uri: "/v1/apps/two", method: .delete) { #expect($0.status == .noContent) }
+            try await H.createApp(client, id: "three")
+        }
+    }
+
     @Test("RPC by name: 200 with the response, correlation id and Server-Timing; errors as problems")
     func rpc() async throws {
         try await H.withGateway { client, simulator, _ in

@@ -55,6 +55,12 @@ public final class GatewayApps: Service, Sendable {
         /// is declared lost and the session reconnects. nil: Heartbeats on v3 only, as the app
         /// libraries send them; a hung head unit is then found only by request deadlines.
         public var heartbeat: Duration?
+        /// How many apps the gateway holds at once (default 250, about SDL Core's limit of
+        /// sessions): each costs a session, its buffers and its event ring, so a caller with a
+        /// control token cannot grow the gateway without bound. One more is refused
+        /// 503 `too-many-apps`.
+        public var maximumApps: Int
+        public static let defaultMaximumApps = 250
         /// 5 s: Core's `HeartBeatTimeout` default (5000 ms), below its shipped 7000 ms.
         public static let defaultHeartbeat: Duration = .seconds(5)
 
@@ -67,9 +73,11 @@ public final class GatewayApps: Service, Sendable {
             allowedCores: [SDLTransportAddress] = [],
             recording: GatewayRecording? = nil,
             rateLimits: SDLRequestRateLimiter.Configuration = .default,
-            heartbeat: Duration? = Options.defaultHeartbeat
+            heartbeat: Duration? = Options.defaultHeartbeat,
+            maximumApps: Int = Options.defaultMaximumApps
         ) {
             self.heartbeat = heartbeat
+            self.maximumApps = maximumApps
             self.recording = recording
             self.rateLimits = rateLimits
             self.defaultCore = defaultCore
@@ -323,6 +331,10 @@ public final class GatewayApps: Service, Sendable {
             configuration.session.heartbeatVersions = 3...5
         }
         let id = try state.withLock { state throws(GatewayError) -> String in
+            // An id in use is refused as a duplicate below, whatever the count.
+            if state.apps.count >= options.maximumApps, id.map({ state.apps[$0] == nil }) ?? true {
+                throw GatewayError(.tooManyApps, "the gateway holds \(options.maximumApps) apps already (serve --max-apps); delete one first")
+            }
             let session: SDLAppSession
             var recording: GatewayRecording.Target?
             do throws(SDLClientError) {

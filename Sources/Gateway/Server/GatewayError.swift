@@ -46,6 +46,8 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let fileRequestFailed = Code(rawValue: "file-request-failed")
         public static let protocolViolation = Code(rawValue: "protocol-violation")
         public static let tooManyClients = Code(rawValue: "too-many-clients")
+        /// The gateway holds ``GatewayApps/Options/maximumApps`` apps already.
+        public static let tooManyApps = Code(rawValue: "too-many-apps")
         /// The gateway's image store is full (`limits.imageStoreSize`).
         public static let insufficientStorage = Code(rawValue: "insufficient-storage")
         public static let internalError = Code(rawValue: "internal")
@@ -90,7 +92,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .appExists, .notMediaApp: .conflict
         case .invalidParameters, .emptyFile, .idMismatch: .unprocessableContent
         case .rateLimited, .tooManyPendingRequests: .tooManyRequests
-        case .notConnected, .linkLost, .cancelled, .tooManyClients: .serviceUnavailable
+        case .notConnected, .linkLost, .cancelled, .tooManyClients, .tooManyApps: .serviceUnavailable
         case .timedOut: .gatewayTimeout
         case .registrationFailed, .headUnitError, .fileRequestFailed, .protocolViolation: .badGateway
         case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
