@@ -110,10 +110,12 @@ struct BenchCommand: AsyncParsableCommand {
         defer { simulator?.stop() }
         let requestLimit = simulator == nil ? coreRequestLimit : 0
         let core = headUnit ?? ""
-        // The event client limit must hold the fan-out and scale clients.
+        // The event client limit must hold the fan-out and scale clients; the app limit the scale
+        // scenario's sessions beside the other scenarios' apps.
         let configFile = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-gateway-bench-\(getpid()).json")
         let clients = max(plan.fanOutClients.max() ?? 0, plan.scaleClients) + 100
-        try Data(#"{"events": {"maximumClients": \#(clients)}}"#.utf8).write(to: configFile)
+        let apps = plan.scaleSessions + 100
+        try Data(#"{"maxApps": \#(apps), "events": {"maximumClients": \#(clients)}}"#.utf8).write(to: configFile)
         defer { try? FileManager.default.removeItem(at: configFile) }
         let launcher = GatewayLauncher(
             executable: executable,
