@@ -56,6 +56,9 @@ compose config > "$work/compose.yml"
 "$py" .ci/deploy_check.py compose "$work/compose.yml" simulator gateway-simulator
 grep -q "SDL_GATEWAY_CORE: tcp://core:12345" "$work/compose.yml"
 grep -q "SDL_HMI_CORE: ws://core:8087" "$work/compose.yml"
+# Core's app ports take no credentials: loopback unless SDL_CORE_APP_ADDRESS says otherwise.
+grep -q -- "- 127.0.0.1:12345:12345" "$work/compose.yml"
+grep -q -- "- 127.0.0.1:2020:2020" "$work/compose.yml"
 unset SDL_GATEWAY_TOKENS
 
 lap "Kubernetes manifests"
