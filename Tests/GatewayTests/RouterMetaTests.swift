@@ -1,11 +1,16 @@
 import Gateway
 import HTTPTypes
+import HeadUnitSimulator
 import Hummingbird
 import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import SDLProtocol
 import SDLTransport
+import Synchronization
 import Testing
 
 @Suite("HTTP API: health, readiness, contract, UI, auth, CORS and limits", .timeLimit(.minutes(1)))
@@ -152,6 +157,35 @@ struct RouterMetaTests {
             }
             #expect(limited)
             try await client.execute(uri: "/v1/health", method: .get) { response in #expect(response.status == .ok) }
+        }
+    }
+
+    @Test("Messages on an event WebSocket spend the same request budget: past it a 429 reply, nothing reaches the head unit, and HTTP is limited too")
+    func webSocketMessagesAreRateLimited() async throws {
+        try await H.withGateway(GatewayConfiguration(limits: GatewayLimits(requestsPerSecond: 1)), mode: .live) { client, simulator, _ in
+            try await H.createApp(client)
+            let showsBefore = simulator.snapshot.log.entries.filter { $0.function == "Show" }.count
+            // A burst of 10, refilled at one a second: 40 messages outrun it however slow the machine.
+            let recorded = Mutex<[Int64]>([])
+            _ = try await client.ws("/v1/apps/demo/events?types=connection") { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                for index in 0..<40 {
+                    try await outbound.write(.text(#"{"id":"m\#(index)","function":"Show","params":{"mainField1":"\#(index)"}}"#))
+                    let reply = try await LiveEventTests.read(&messages) { $0["id"]?.stringValue == "m\(index)" }.last
+                    recorded.withLock { $0.append(reply?["status"]?.intValue ?? 0) }
+                    if reply?["status"] == 429 {
+                        #expect(reply?["problem"]?["type"] == "urn:sdl-gateway:problem:rate-limited")
+                        break
+                    }
+                }
+            }
+            let statuses = recorded.withLock { $0 }
+            #expect(statuses.last == 429, "\(statuses)")
+            let answered = statuses.filter { $0 == 200 }.count
+            #expect(answered >= 1 && statuses.allSatisfy { $0 == 200 || $0 == 429 })
+            // Each answered Show is a request and a response in the head unit's log; the refused one is not.
+            #expect(simulator.snapshot.log.entries.filter { $0.function == "Show" }.count == showsBefore + 2 * answered)
+            try await client.execute(uri: "/v1/apps", method: .get) { response in #expect(response.status == .tooManyRequests) }
         }
     }
 }

@@ -28,6 +28,9 @@ struct EventRoutes: Sendable {
     let apps: GatewayApps
     let limits: GatewayLimits
     let origins: BrowserOriginRule
+    /// The HTTP routes' request budget: each message a client sends on an event WebSocket spends
+    /// from it as a request would (``RateLimitMiddleware``).
+    let rateLimit: RateLimitMiddleware
 
     static let maximumRPCsInFlight = 16
 
@@ -86,14 +89,14 @@ struct EventRoutes: Sendable {
             return .upgrade(Self.upgradeHeaders(request))
         }) { inbound, outbound, context in
             let app = try context.requestContext.parameters.decoded("id")
-            try await webSocket(inbound, outbound, stream: try stream(context.request, app: app), scope: context.requestContext.scope)
+            try await webSocket(inbound, outbound, stream: try stream(context.request, app: app), scope: context.requestContext.scope, clientKey: context.requestContext.clientKey)
         }
         router.ws("v1/events", shouldUpgrade: { request, _ in
             try checkOrigin(request)
             _ = try stream(request, app: nil)
             return .upgrade(Self.upgradeHeaders(request))
         }) { inbound, outbound, context in
-            try await webSocket(inbound, outbound, stream: try stream(context.request, app: nil), scope: context.requestContext.scope)
+            try await webSocket(inbound, outbound, stream: try stream(context.request, app: nil), scope: context.requestContext.scope, clientKey: context.requestContext.clientKey)
         }
     }
 
@@ -162,7 +165,7 @@ struct EventRoutes: Sendable {
 
     // MARK: WebSocket
 
-    private func webSocket(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, scope: TokenScope?) async throws {
+    private func webSocket(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, scope: TokenScope?, clientKey: String) async throws {
         let subscription: EventHub.Subscription
         do {
             subscription = try apps.hub.subscribe(app: stream.app, filter: stream.filter, since: stream.since)
@@ -173,14 +176,15 @@ struct EventRoutes: Sendable {
         defer { subscription.cancel() }
         // Graceful shutdown ends the queue: the writer then closes with 1001 (going away).
         try await withGracefulShutdownHandler {
-            try await serveWebSocket(inbound, outbound, stream: stream, scope: scope, subscription: subscription)
+            try await serveWebSocket(inbound, outbound, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription)
         } onGracefulShutdown: {
             subscription.cancel()
         }
     }
 
     private func serveWebSocket(
-        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, scope: TokenScope?, subscription: EventHub.Subscription
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, scope: TokenScope?, clientKey: String,
+        subscription: EventHub.Subscription
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -199,7 +203,7 @@ struct EventRoutes: Sendable {
                             try await outbound.write(.text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
                             continue
                         }
-                        guard let (id, work) = handle(text, stream: stream, scope: scope, subscription: subscription) else { continue }
+                        guard let (id, work) = handle(text, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription) else { continue }
                         guard inFlight.enter() else {
                             let busy = GatewayError(.tooManyPendingRequests, "at most \(Self.maximumRPCsInFlight) RPCs at once per WebSocket")
                             try await outbound.write(.text(Self.reply(id: id, busy).serialized()))
@@ -220,7 +224,14 @@ struct EventRoutes: Sendable {
     /// A client message: a filter change (answered at once, nil returned) or an RPC (its id
     /// and the work that answers it). Each is authorised by ``AccessPolicy`` first: what the
     /// client's scope does not allow is answered with a 403 problem and never reaches the head unit.
-    private func handle(_ text: String, stream: Stream, scope: TokenScope?, subscription: EventHub.Subscription) -> (SDLJSON?, @Sendable () async -> SDLJSON)? {
+    private func handle(
+        _ text: String, stream: Stream, scope: TokenScope?, clientKey: String, subscription: EventHub.Subscription
+    ) -> (SDLJSON?, @Sendable () async -> SDLJSON)? {
+        // Every message spends from the client's request budget, as an HTTP request does.
+        if let refusal = rateLimit.refusal(clientKey: clientKey) {
+            let id = (try? SDLJSON.parse(text))?["id"]
+            return (id, { Self.reply(id: id, refusal) })
+        }
         guard let message = try? SDLJSON.parse(text), message.objectValue != nil else {
             return (nil, { Self.reply(id: nil, GatewayError(.invalidBody, "messages are JSON objects")) })
         }

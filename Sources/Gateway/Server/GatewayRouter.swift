@@ -32,7 +32,7 @@ public struct GatewayRouter: Sendable {
 
 
     var events: EventRoutes {
-        EventRoutes(apps: apps, limits: configuration.limits, origins: origins)
+        EventRoutes(apps: apps, limits: configuration.limits, origins: origins, rateLimit: rateLimit)
     }
 
     /// Which pages may call the gateway: the CORS origins and its own; and, without tokens on
