@@ -88,9 +88,11 @@ public struct GatewayRouter: Sendable {
     /// HTTP/1.1 with WebSocket upgrades to ``makeWebSocketRouter()``: no frame, and so no
     /// message, larger than the configured WebSocket message size (1009 to the sender); pings
     /// every 20 s find dead clients; a connection whose first request head is not complete within
-    /// the request head timeout is answered 408 and closed (``RequestHeadDeadline``); one idle
-    /// between requests, or stalled inside one, for the configured idle timeout is closed; a client
-    /// that leaves is noticed at once (``ConnectionCloseWatcher``), so its SSE stream ends.
+    /// the request head timeout is answered 408 and closed (``RequestHeadDeadline``), one whose
+    /// first head the HTTP decoder refuses is answered 431 or 400 and closed
+    /// (``MalformedHeadAnswer``); one idle between requests, or stalled inside one, for the
+    /// configured idle timeout is closed; a client that leaves is noticed at once
+    /// (``ConnectionCloseWatcher``), so its SSE stream ends.
     public func makeServer() -> HTTPServerBuilder {
         let webSocketResponder = makeWebSocketRouter().buildResponder()
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
@@ -101,7 +103,9 @@ public struct GatewayRouter: Sendable {
         return HTTPServerBuilder { responder in
             RequestHeadDeadlineChannel(
                 timeout: headTimeout,
-                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+                inner: MalformedHeadAnswerChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+                )
             )
         }
     }
