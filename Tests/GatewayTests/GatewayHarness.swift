@@ -13,7 +13,7 @@ import SimulatorControl
 import Testing
 
 /// A gateway in front of a simulated head unit on loopback, under HummingbirdTesting: the same
-/// application `sdl-gateway serve` builds (``buildApplication``).
+/// application `sdl-gateway serve` builds (``buildApplication``), logging to `logger`.
 enum GatewayHarness {
     /// The simulator's WebSocket listener (SDL Core's WebEngine transport) while a body runs.
     @TaskLocal static var webSocketPort: Int?
@@ -24,6 +24,7 @@ enum GatewayHarness {
         mode: TestingSetup = .router,
         timeScale: Double = 0.01,
         prometheus: PrometheusCollectorRegistry? = nil,
+        logger: Logger = Logger(label: "test"),
         _ body: @Sendable (any TestClientProtocol, SimulatedHeadUnit, GatewayApps) async throws -> Void
     ) async throws {
         let simulator = SimulatedHeadUnit(
@@ -39,7 +40,7 @@ enum GatewayHarness {
             configuration.sessions.registrationWait = .seconds(5)
             configuration.sessions.shutdownGracePeriod = .seconds(2)
             let (application, apps) = try await buildApplication(
-                configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus, logger: Logger(label: "test")
+                configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus, logger: logger
             )
             try await $webSocketPort.withValue(ports[1]) {
                 try await application.test(mode) { client in try await body(client, simulator, apps) }
