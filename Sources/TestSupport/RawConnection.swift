@@ -52,25 +52,30 @@ public struct RawConnection: Sendable {
     /// read, or nil when the server kept it open for `limit` (the connection is closed then).
     /// A write or read failing because the server closed first counts as closed.
     public static func readUntilClosed(port: Int, sending request: String, limit: Duration) async throws -> String? {
-        let connection = try await connect(port: port)
-        return try await withThrowingTaskGroup(of: String?.self) { group in
-            group.addTask {
-                var text = ""
-                try? await connection.channel.executeThenClose { inbound, outbound in
-                    // The server may have answered and closed before a late write (a busy test
-                    // machine): what it sent is still read.
-                    if !request.isEmpty { try? await outbound.write(ByteBuffer(string: request)) }
-                    for try await chunk in inbound { text += String(buffer: chunk) }
-                }
-                return text
+        try await connect(port: port).within(limit) { connection in
+            var text = ""
+            try? await connection.channel.executeThenClose { inbound, outbound in
+                // The server may have answered and closed before a late write (a busy test
+                // machine): what it sent is still read.
+                if !request.isEmpty { try? await outbound.write(ByteBuffer(string: request)) }
+                for try await chunk in inbound { text += String(buffer: chunk) }
             }
+            return text
+        }
+    }
+
+    /// Runs `body` on this connection; nil, and the connection closed, when it has not returned
+    /// within `limit`: a server that neither answers nor closes ends the wait, not the test run.
+    public func within<Result: Sendable>(_ limit: Duration, _ body: @escaping @Sendable (RawConnection) async throws -> Result) async throws -> Result? {
+        try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { try await body(self) }
             group.addTask {
                 try await Task.sleep(for: limit)
                 return nil
             }
             defer { group.cancelAll() }
             let first = try await group.next() ?? nil
-            if first == nil { try? await connection.channel.channel.close() }
+            if first == nil { try? await channel.channel.close() }
             return first
         }
     }

@@ -50,40 +50,29 @@ struct RawAnswer: Sendable {
     /// before is whole: the answers, ending early with the one the server closed on; nil when
     /// the server neither answered nor closed within `limit`.
     static func exchange(port: Int, _ requests: [[UInt8]], limit: Duration = .seconds(10)) async throws -> [RawAnswer]? {
-        let connection = try await RawConnection.connect(port: port)
-        return try await withThrowingTaskGroup(of: [RawAnswer]?.self) { group in
-            group.addTask {
-                var answers: [RawAnswer] = []
-                var received: [UInt8] = []
-                var complete = false
-                try? await connection.channel.executeThenClose { inbound, outbound in
-                    var iterator = inbound.makeAsyncIterator()
-                    for request in requests {
-                        received = []
-                        complete = false
-                        try? await outbound.write(ByteBuffer(bytes: request))
-                        while let chunk = try await iterator.next() {
-                            received.append(contentsOf: chunk.readableBytesView)
-                            if isComplete(received) {
-                                complete = true
-                                break
-                            }
+        try await RawConnection.connect(port: port).within(limit) { connection in
+            var answers: [RawAnswer] = []
+            var received: [UInt8] = []
+            var complete = false
+            try? await connection.channel.executeThenClose { inbound, outbound in
+                var iterator = inbound.makeAsyncIterator()
+                for request in requests {
+                    received = []
+                    complete = false
+                    try? await outbound.write(ByteBuffer(bytes: request))
+                    while let chunk = try await iterator.next() {
+                        received.append(contentsOf: chunk.readableBytesView)
+                        if isComplete(received) {
+                            complete = true
+                            break
                         }
-                        guard complete else { return }
-                        answers.append(RawAnswer(text: String(decoding: received, as: UTF8.self), closedEarly: false))
                     }
+                    guard complete else { return }
+                    answers.append(RawAnswer(text: String(decoding: received, as: UTF8.self), closedEarly: false))
                 }
-                if !complete { answers.append(RawAnswer(text: String(decoding: received, as: UTF8.self), closedEarly: true)) }
-                return answers
             }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            let first = try await group.next() ?? nil
-            if first == nil { try? await connection.channel.channel.close() }
-            return first
+            if !complete { answers.append(RawAnswer(text: String(decoding: received, as: UTF8.self), closedEarly: true)) }
+            return answers
         }
     }
 
