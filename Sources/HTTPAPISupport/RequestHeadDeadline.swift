@@ -162,7 +162,12 @@ extension HTTPServerBuilder {
         HTTPServerBuilder { responder in
             RequestHeadDeadlineChannel(
                 timeout: TimeAmount(requestHeadTimeout),
-                inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: TimeAmount(idleTimeout)))
+                inner: HTTP1Channel(
+                    responder: responder,
+                    configuration: .init(
+                        additionalChannelHandlers: [MinimumBodyRate(logger: Logger(label: "sdl-gateway"))], idleTimeout: TimeAmount(idleTimeout)
+                    )
+                )
             )
         }
     }

@@ -18,7 +18,8 @@ import SDLTransport
 ///  "rpcSpec": "MOBILE_API.xml", "public": "public", "logLevel": "info", "logFormat": "json", "insecure": false, "record": "captures",
 ///  "heartbeat": 5, "maxApps": 250,
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
-///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216, "requestHeadTimeout": 10},
+///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216, "requestHeadTimeout": 10,
+///             "minimumBodyRate": 1024, "bodyRateGrace": 10},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}],
 ///  "simulator": {"policy": "default", "trace": "drive.json", "traceSpeed": 2, "profile": "head-unit.json", "timeScale": 0.1}}
@@ -148,7 +149,9 @@ struct ServeSettings {
                 authFailuresPerMinute: try int("authFailuresPerMinute", defaults.authFailuresPerMinute, minimum: 0),
                 eventStreamKeepAlive: .seconds(try int("eventStreamKeepAlive", Int(defaults.eventStreamKeepAlive.components.seconds))),
                 imageStoreSize: try int("imageStoreSize", defaults.imageStoreSize, minimum: 0),
-                requestHeadTimeout: .seconds(try int("requestHeadTimeout", Int(defaults.requestHeadTimeout.components.seconds)))
+                requestHeadTimeout: .seconds(try int("requestHeadTimeout", Int(defaults.requestHeadTimeout.components.seconds))),
+                minimumBodyRate: try int("minimumBodyRate", defaults.minimumBodyRate, minimum: 0),
+                bodyRateGrace: .seconds(try int("bodyRateGrace", Int(defaults.bodyRateGrace.components.seconds)))
             )
         }
         if let rate = command.rateLimit ?? environment["SDL_GATEWAY_RATE_LIMIT"].map({ text -> Int in Int(text) ?? -1 }) {

@@ -1,5 +1,8 @@
 import Gateway
+import HTTPAPISupport
 import HummingbirdTesting
+import NIOCore
+import TestSupport
 import Testing
 
 /// Issue "Reliability and security suite": what a hostile or broken client sends gets a clear 4xx
@@ -102,6 +105,52 @@ struct HostileHTTPTests {
             #expect(ContinuousClock.now - started >= .milliseconds(500), "closed before the idle timeout")
             try await A.expectServing(port: port, after: "a stalled body")
         }
+    }
+
+    @Test("A trickled body (a byte every 50 ms, each one restarting the idle timer) is cut by limits.minimumBodyRate: closed without a response")
+    func trickledBody() async throws {
+        let limits = GatewayLimits(idleTimeout: .seconds(5), minimumBodyRate: 100, bodyRateGrace: .milliseconds(300))
+        try await Self.withGateway(limits) { port in
+            let head = A.request("POST", "/v1/apps/demo/rpc/Show", headers: ["Content-Type: application/json", "Content-Length: 1000"])
+            let started = ContinuousClock.now
+            // 20 bytes a second against a minimum of 100: the whole body would take 50 s.
+            let closed = try await RawConnection.connect(port: port).within(.seconds(20)) { connection in
+                try await connection.channel.executeThenClose { inbound, outbound in
+                    try await withThrowingTaskGroup(of: Bool.self) { group in
+                        group.addTask {
+                            var iterator = inbound.makeAsyncIterator()
+                            while (try? await iterator.next()) ?? nil != nil {}
+                            return true
+                        }
+                        group.addTask {
+                            try? await outbound.write(ByteBuffer(bytes: head))
+                            for _ in 0..<1000 {
+                                // Pacing the trickle, the input under test; not synchronisation.
+                                try await Task.sleep(for: .milliseconds(50))
+                                do { try await outbound.write(ByteBuffer(string: " ")) } catch { break }
+                            }
+                            return false
+                        }
+                        defer { group.cancelAll() }
+                        return try await group.next() ?? false
+                    }
+                }
+            }
+            #expect(closed == true, "the server held a trickled body for 20 s")
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(15), "cut after \(elapsed)")
+            try await A.expectServing(port: port, after: "a trickled body")
+        }
+    }
+
+    @Test("The body rate rule: nothing is owed during the grace period, then the rate times the time past it")
+    func bodyRateRule() {
+        let rule = MinimumBodyRate.Rule(bytesPerSecond: 1000, grace: .seconds(10), interval: .seconds(1))
+        #expect(!rule.isTooSlow(received: 0, elapsed: .seconds(10)))
+        #expect(rule.isTooSlow(received: 0, elapsed: .seconds(11)))
+        #expect(!rule.isTooSlow(received: 1000, elapsed: .seconds(11)))
+        #expect(rule.isTooSlow(received: 4999, elapsed: .seconds(15)))
+        #expect(!MinimumBodyRate.Rule(bytesPerSecond: 0, grace: .zero, interval: .seconds(1)).isTooSlow(received: 0, elapsed: .hours(1)))
     }
 
     @Test("A body over the 1 MiB JSON limit sent at once: 413 body-too-large, then the rest is drained and the next request on the connection answered")

@@ -29,13 +29,22 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
     public var eventStreamKeepAlive: Duration
     /// The bytes the gateway's image store (`/v1/images`) may hold, all images together. 16 MiB.
     public var imageStoreSize: Int
+    /// The slowest a request body may arrive, on average since its head, once
+    /// ``bodyRateGrace`` has passed: 1,024 bytes a second; 0 = off. A slower body's connection is
+    /// closed (``MinimumBodyRate``): the idle timeout alone lets a body trickled a byte at a time
+    /// last for ever.
+    public var minimumBodyRate: Int
+    /// How long a body may arrive at any pace before ``minimumBodyRate`` applies. 10 s.
+    public var bodyRateGrace: Duration
 
     public init(
         bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize,
         webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = GatewayLimits.defaultRequestsPerSecond, idleTimeout: Duration = .seconds(60),
         authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15), imageStoreSize: Int = 16 << 20,
-        requestHeadTimeout: Duration = .seconds(10)
+        requestHeadTimeout: Duration = .seconds(10), minimumBodyRate: Int = 1024, bodyRateGrace: Duration = .seconds(10)
     ) {
+        self.minimumBodyRate = minimumBodyRate
+        self.bodyRateGrace = bodyRateGrace
         self.bodySize = bodySize
         self.fileSize = fileSize
         self.webSocketMessageSize = webSocketMessageSize

@@ -87,7 +87,8 @@ public struct GatewayRouter: Sendable {
 
     /// HTTP/1.1 with WebSocket upgrades to ``makeWebSocketRouter()``: no frame, and so no
     /// message, larger than the configured WebSocket message size (1009 to the sender); pings
-    /// every 20 s find dead clients; a connection whose first request head is not complete within
+    /// every 20 s find dead clients; a request body slower than `limits.minimumBodyRate` closes its
+    /// connection (``MinimumBodyRate``); a connection whose first request head is not complete within
     /// the request head timeout is answered 408 and closed (``RequestHeadDeadline``), one whose
     /// first head the HTTP decoder refuses is answered 431 or 400 and closed
     /// (``MalformedHeadAnswer``); one idle between requests, or stalled inside one, for the
@@ -95,8 +96,14 @@ public struct GatewayRouter: Sendable {
     /// (``ConnectionCloseWatcher``), so its SSE stream ends.
     public func makeServer() -> HTTPServerBuilder {
         let webSocketResponder = makeWebSocketRouter().buildResponder()
+        let bodyRate = MinimumBodyRate.Rule(
+            bytesPerSecond: configuration.limits.minimumBodyRate, grace: TimeAmount(configuration.limits.bodyRateGrace), interval: .seconds(1)
+        )
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(additionalChannelHandlers: [ConnectionCloseWatcher()], idleTimeout: TimeAmount(configuration.limits.idleTimeout)),
+            http1: .init(
+                additionalChannelHandlers: [ConnectionCloseWatcher(), MinimumBodyRate(rule: bodyRate, logger: Logger(label: "sdl-gateway"))],
+                idleTimeout: TimeAmount(configuration.limits.idleTimeout)
+            ),
             ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20)))
         )
         let headTimeout = TimeAmount(configuration.limits.requestHeadTimeout)
