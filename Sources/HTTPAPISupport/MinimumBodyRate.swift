@@ -12,11 +12,16 @@ import NIOHTTPTypes
 /// response nothing is measured: a kept-alive connection, an SSE stream and a slow reader of a
 /// large response are the idle timeout's and the event queues' business.
 ///
-/// It sits after the HTTP decoder (Hummingbird's additional channel handlers), where it sees
-/// request heads, body parts and ends; WebSocket connections never reach it.
-public final class MinimumBodyRate: ChannelInboundHandler, RemovableChannelHandler {
+/// Only the client's time counts: a second in which the server did not ask for bytes (its route
+/// busy, a full buffer holding reads back) is not owed. It sits after the HTTP decoder
+/// (Hummingbird's additional channel handlers), where it sees request heads, body parts and ends,
+/// and the reads the server asks for on their way to the socket; WebSocket connections never
+/// reach it.
+public final class MinimumBodyRate: ChannelDuplexHandler, RemovableChannelHandler {
     public typealias InboundIn = HTTPRequestPart
     public typealias InboundOut = HTTPRequestPart
+    public typealias OutboundIn = HTTPResponsePart
+    public typealias OutboundOut = HTTPResponsePart
 
     /// The rule: at least `bytesPerSecond` on average once `grace` has passed.
     public struct Rule: Sendable, Hashable {
@@ -49,6 +54,9 @@ public final class MinimumBodyRate: ChannelInboundHandler, RemovableChannelHandl
     private var started: NIODeadline?
     private var received = 0
     private var timer: RepeatedTask?
+    /// The server asked for bytes since the last check, or still waits for some.
+    private var asked = false
+    private var reading = false
 
     public init(rule: Rule = .default, logger: Logger) {
         self.rule = rule
@@ -60,7 +68,7 @@ public final class MinimumBodyRate: ChannelInboundHandler, RemovableChannelHandl
         case .head:
             // Measured from the head; watched from the first body part (a request without a
             // body costs no timer, a body that never starts is the idle timeout's).
-            started = .now()
+            started = context.eventLoop.now
             received = 0
         case .body(let bytes):
             received += bytes.readableBytes
@@ -69,6 +77,17 @@ public final class MinimumBodyRate: ChannelInboundHandler, RemovableChannelHandl
             disarm()
         }
         context.fireChannelRead(data)
+    }
+
+    public func read(context: ChannelHandlerContext) {
+        asked = true
+        reading = true
+        context.read()
+    }
+
+    public func channelReadComplete(context: ChannelHandlerContext) {
+        reading = false
+        context.fireChannelReadComplete()
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
@@ -95,8 +114,14 @@ public final class MinimumBodyRate: ChannelInboundHandler, RemovableChannelHandl
     }
 
     private func check(_ context: ChannelHandlerContext) {
-        guard let started else { return }
-        let elapsed = NIODeadline.now() - started
+        guard let start = started else { return }
+        // A second in which the server asked for nothing is not the client's: move the start on.
+        if !asked && !reading {
+            started = start + rule.interval
+            return
+        }
+        asked = false
+        let elapsed = context.eventLoop.now - start
         guard rule.isTooSlow(received: received, elapsed: elapsed) else { return }
         logger.info(
             "closing a connection whose request body arrives too slowly",
