@@ -228,11 +228,12 @@ struct EventRoutes: Sendable {
         _ text: String, stream: Stream, scope: TokenScope?, clientKey: String, subscription: EventHub.Subscription
     ) -> (SDLJSON?, @Sendable () async -> SDLJSON)? {
         // Every message spends from the client's request budget, as an HTTP request does.
+        let parsed = try? SDLJSON.parse(text)
         if let refusal = rateLimit.refusal(clientKey: clientKey) {
-            let id = (try? SDLJSON.parse(text))?["id"]
+            let id = parsed?["id"]
             return (id, { Self.reply(id: id, refusal) })
         }
-        guard let message = try? SDLJSON.parse(text), message.objectValue != nil else {
+        guard let message = parsed, message.objectValue != nil else {
             return (nil, { Self.reply(id: nil, GatewayError(.invalidBody, "messages are JSON objects")) })
         }
         if let filterMessage = message["filter"] {
