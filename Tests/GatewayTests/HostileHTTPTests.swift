@@ -22,6 +22,15 @@ struct HostileHTTPTests {
         }
     }
 
+    /// Each body, sent to an RPC route as JSON, is 400 invalid-body; then the server still serves.
+    static func expectInvalidBody(port: Int, _ bodies: [[UInt8]], _ what: String) async throws {
+        for body in bodies {
+            let answer = try await A.exchange(port: port, postJSON("/v1/apps/demo/rpc/Show", body))
+            #expect(answer?.status == 400 && answer?.problemType == "invalid-body", "\(what), \(body.count) bytes: \(answer?.summary ?? "no answer in 10 s")")
+        }
+        try await A.expectServing(port: port, after: what)
+    }
+
     static func postJSON(_ target: String, _ body: [UInt8]) -> [UInt8] {
         A.request("POST", target, headers: ["Content-Type: application/json"], body: body)
     }
@@ -29,12 +38,10 @@ struct HostileHTTPTests {
     @Test("A JSON body nested 100,000 levels deep (arrays, objects) to an RPC route: 400 invalid-body, the parser stops at depth 64")
     func deepNesting() async throws {
         try await Self.withGateway { port in
-            for (open, close) in [("[", "]"), (#"{"a":"#, "}")] {
-                let body = Array((String(repeating: open, count: 100_000) + String(repeating: close, count: 100_000)).utf8)
-                let answer = try await A.exchange(port: port, Self.postJSON("/v1/apps/demo/rpc/Show", body))
-                #expect(answer?.status == 400 && answer?.problemType == "invalid-body", "\(open)…: \(answer?.summary ?? "no answer in 10 s")")
+            let bodies = [("[", "]"), (#"{"a":"#, "}")].map { open, close in
+                Array((String(repeating: open, count: 100_000) + String(repeating: close, count: 100_000)).utf8)
             }
-            try await A.expectServing(port: port, after: "deep nesting")
+            try await Self.expectInvalidBody(port: port, bodies, "deep nesting")
         }
     }
 
@@ -42,11 +49,7 @@ struct HostileHTTPTests {
     func invalidUTF8Body() async throws {
         try await Self.withGateway { port in
             let invalid: [UInt8] = [0xC3, 0x28, 0xFF]
-            for body in [invalid, Array(#"{"mainField1":""#.utf8) + invalid + Array(#""}"#.utf8)] {
-                let answer = try await A.exchange(port: port, Self.postJSON("/v1/apps/demo/rpc/Show", body))
-                #expect(answer?.status == 400 && answer?.problemType == "invalid-body", "\(body.count) bytes: \(answer?.summary ?? "no answer in 10 s")")
-            }
-            try await A.expectServing(port: port, after: "invalid UTF-8 bodies")
+            try await Self.expectInvalidBody(port: port, [invalid, Array(#"{"mainField1":""#.utf8) + invalid + Array(#""}"#.utf8)], "invalid UTF-8 bodies")
         }
     }
 
