@@ -11,10 +11,10 @@ import Testing
 struct EventStreamAuthTests {
     typealias H = GatewayHarness
 
-    static let credentials: [(name: String, header: [String])] = [
-        ("no credential", []),
-        ("a wrong token", ["Authorization: Bearer not-a-token-at-all"]),
-        ("a read token", ["Authorization: Bearer \(AuthTests.reader)"]),
+    static let credentials: [(name: String, header: [String], admitted: Bool)] = [
+        ("no credential", [], false),
+        ("a wrong token", ["Authorization: Bearer not-a-token-at-all"], false),
+        ("a read token", ["Authorization: Bearer \(AuthTests.reader)"], true),
     ]
 
     @Test("Upgrade: websocket on /v1/apps/{id}/events and /v1/events: no token or a wrong one → refused, no 101 (Hummingbird's bare 400); a read token → 101")
@@ -23,9 +23,9 @@ struct EventStreamAuthTests {
             try await H.createApp(client, headers: AuthTests.bearerController)
             let port = try #require(client.port)
             for path in ["/v1/apps/demo/events", "/v1/events"] {
-                for (name, header) in Self.credentials {
+                for (name, header, admitted) in Self.credentials {
                     let head = try await RawConnection.exchange(port: port, RawConnection.get(path, RawConnection.webSocketUpgrade + header), until: "\r\n\r\n")
-                    if header.isEmpty || name == "a wrong token" {
+                    if !admitted {
                         // hummingbird-websocket answers every refused upgrade with an empty 400 and
                         // closes: the 401 problem of the HTTP router cannot be sent there.
                         #expect(head.hasPrefix("HTTP/1.1 400"), "\(path) with \(name): \(head)")
@@ -44,12 +44,12 @@ struct EventStreamAuthTests {
             try await H.createApp(client, headers: AuthTests.bearerController)
             let port = try #require(client.port)
             for path in ["/v1/apps/demo/events", "/v1/events"] {
-                for (name, header) in Self.credentials {
+                for (name, header, admitted) in Self.credentials {
                     let request = RawConnection.get(path, ["Accept: text/event-stream"] + header)
                     let text = try await RawConnection.connect(port: port).exchange(request) { text in
                         text.contains(": sdl-gateway events") || (text.contains("\r\n\r\n") && text.hasSuffix("}"))
                     }
-                    if name == "a read token" {
+                    if admitted {
                         #expect(text.hasPrefix("HTTP/1.1 200") && text.contains(": sdl-gateway events"), "\(path) with \(name): \(text)")
                     } else {
                         #expect(text.hasPrefix("HTTP/1.1 401"), "\(path) with \(name): \(text)")
