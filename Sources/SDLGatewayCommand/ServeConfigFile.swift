@@ -12,7 +12,7 @@ struct ServeConfigFile {
     ]
     static let limitsKeys = [
         "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive", "imageStoreSize",
-        "requestHeadTimeout", "minimumBodyRate", "bodyRateGrace",
+        "requestHeadTimeout", "minimumBodyRate", "bodyRateGrace", "audioRecordingSize",
     ]
     static let eventsKeys = ["ringCapacity", "clientQueueCapacity", "maximumClients"]
 

@@ -19,7 +19,7 @@ import SDLTransport
 ///  "heartbeat": 5, "maxApps": 250,
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
 ///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216, "requestHeadTimeout": 10,
-///             "minimumBodyRate": 1024, "bodyRateGrace": 10},
+///             "minimumBodyRate": 1024, "bodyRateGrace": 10, "audioRecordingSize": 16777216},
 ///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}],
 ///  "simulator": {"policy": "default", "trace": "drive.json", "traceSpeed": 2, "profile": "head-unit.json", "timeScale": 0.1}}
@@ -151,7 +151,8 @@ struct ServeSettings {
                 imageStoreSize: try int("imageStoreSize", defaults.imageStoreSize, minimum: 0),
                 requestHeadTimeout: .seconds(try int("requestHeadTimeout", Int(defaults.requestHeadTimeout.components.seconds))),
                 minimumBodyRate: try int("minimumBodyRate", defaults.minimumBodyRate, minimum: 0),
-                bodyRateGrace: .seconds(try int("bodyRateGrace", Int(defaults.bodyRateGrace.components.seconds)))
+                bodyRateGrace: .seconds(try int("bodyRateGrace", Int(defaults.bodyRateGrace.components.seconds))),
+                audioRecordingSize: try int("audioRecordingSize", defaults.audioRecordingSize, minimum: 0)
             )
         }
         if let rate = command.rateLimit ?? environment["SDL_GATEWAY_RATE_LIMIT"].map({ text -> Int in Int(text) ?? -1 }) {

@@ -104,6 +104,8 @@ public final class GatewayApps: Service, Sendable {
         var spaceAvailable: Int64?
         /// The declared screen, menu and voice commands of this incarnation.
         let managers = AppManagers()
+        /// Its audio pass-thru recordings.
+        let audio: AudioRecorder
         /// Registered once or closed: `POST /v1/apps` stops waiting.
         var settled = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -138,9 +140,14 @@ public final class GatewayApps: Service, Sendable {
     private let newAppsContinuation: AsyncStream<NewApp>.Continuation
 
     private let logger: Logger
+    /// The most PCM an app's recording keeps (`limits.audioRecordingSize`).
+    let audioRecordingSize: Int
 
-    public init(options: Options = Options(), hub: EventHub = EventHub(), imageStoreSize: Int = 16 << 20, logger: Logger) {
+    public init(
+        options: Options = Options(), hub: EventHub = EventHub(), imageStoreSize: Int = 16 << 20, audioRecordingSize: Int = 16 << 20, logger: Logger
+    ) {
         self.options = options
+        self.audioRecordingSize = audioRecordingSize
         self.hub = hub
         self.images = ImageStore(capacity: imageStoreSize)
         self.logger = logger
@@ -209,6 +216,7 @@ public final class GatewayApps: Service, Sendable {
 
     private func publishEvents(_ app: NewApp, managers: AppManagers?, restores: ManagerRestorer.Requests) async {
         let (id, incarnation) = (app.id, app.incarnation)
+        let audio = state.withLock { $0.apps[id]?.incarnation == incarnation ? $0.apps[id]?.audio : nil }
         var sinceYield = 0
         for await event in app.session.events {
             // A burst is read from a full buffer without suspending: let the clients' writers and
@@ -219,7 +227,10 @@ public final class GatewayApps: Service, Sendable {
                 sinceYield = 0
                 await Task.yield()
             }
-            publish(AppEventMapping.map(event), id: id, incarnation: incarnation, source: event)
+            if let mapped = AppEventMapping.map(event) {
+                publish((mapped.type, mapped.data), attachment: mapped.attachment, id: id, incarnation: incarnation, source: event)
+            }
+            if case .app(.audioPassThru(let audioEvent)) = event { audio?.apply(audioEvent) }
             // What the driver did to the declared screen and menu, by the user's ids, after the raw event.
             if case .app(.notification(let name, let parameters)) = event, let managers {
                 for derived in managers.events(name, parameters) { publish(derived, id: id, incarnation: incarnation, source: nil) }
@@ -240,9 +251,11 @@ public final class GatewayApps: Service, Sendable {
 
     /// Publishes one event of app `id` on the hub and counts it; `source` is the session event it
     /// came from (`nil` for events the gateway derives, such as `softButton`).
-    private func publish(_ event: (type: String, data: SDLJSON), id: String, incarnation: UInt64, source: SDLAppSession.Event?) {
+    private func publish(
+        _ event: (type: String, data: SDLJSON), attachment: ByteBuffer? = nil, id: String, incarnation: UInt64, source: SDLAppSession.Event?
+    ) {
         let (type, data) = event
-        let (delivered, dropped) = hub.publish(app: id, incarnation: incarnation, type: type, data: data).map { ($0.delivered, $0.dropped) } ?? (0, 0)
+        let (delivered, dropped) = hub.publish(app: id, incarnation: incarnation, type: type, data: data, attachment: attachment).map { ($0.delivered, $0.dropped) } ?? (0, 0)
         Counter(label: "sdl_gateway_events_published_total", dimensions: [("type", type)]).increment()
         if delivered > 0 { Counter(label: "sdl_gateway_events_delivered_total").increment(by: delivered) }
         if dropped > 0 { Counter(label: "sdl_gateway_events_dropped_total").increment(by: dropped) }
@@ -347,7 +360,7 @@ public final class GatewayApps: Service, Sendable {
             }
             let id = registry.all.first { $0.session === session }?.id ?? ""
             let incarnation = hub.openApp(id)
-            state.apps[id] = AppInfo(core: core, incarnation: incarnation)
+            state.apps[id] = AppInfo(core: core, incarnation: incarnation, audio: AudioRecorder(limit: audioRecordingSize))
             state.pumps[incarnation] = []
             newAppsContinuation.yield(NewApp(id: id, incarnation: incarnation, session: session, recording: recording))
             return id
@@ -373,6 +386,12 @@ public final class GatewayApps: Service, Sendable {
     func managers(_ id: String) throws(GatewayError) -> AppManagers {
         guard let managers = state.withLock({ $0.apps[id]?.managers }) else { throw GatewayError(.appNotFound, "no app \(id)") }
         return managers
+    }
+
+    /// The audio pass-thru recordings of app `id`, or ``GatewayError/Code/appNotFound``.
+    func audio(_ id: String) throws(GatewayError) -> AudioRecorder {
+        guard let audio = state.withLock({ $0.apps[id]?.audio }) else { throw GatewayError(.appNotFound, "no app \(id)") }
+        return audio
     }
 
     /// The files app `id`'s head unit is known to hold (from ListFiles, PutFile and DeleteFile).

@@ -101,13 +101,13 @@ public final class EventHub: Sendable {
     /// Records an event of `app` and offers it to every client that wants it. Returns the event,
     /// how many clients it was queued for and how many dropped it.
     @discardableResult
-    public func publish(app: String, type: String, data: SDLJSON, time: Date = .now) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
+    public func publish(app: String, type: String, data: SDLJSON, attachment: ByteBuffer? = nil, time: Date = .now) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
         state.withLock { state in
             if state.rings[app] == nil {
                 let ring = EventRing(app: app, capacity: limits.ringCapacity, after: state.retired[app] ?? 0)
                 state.rings[app] = AppEvents(ring: ring, incarnation: 0)
             }
-            return Self.publish(app: app, type: type, data: data, time: time, state: &state)
+            return Self.publish(app: app, type: type, data: data, attachment: attachment, time: time, state: &state)
         }
     }
 
@@ -115,16 +115,21 @@ public final class EventHub: Sendable {
     /// ``publish(app:type:data:time:)``; nil, recording nothing, once that incarnation was removed
     /// or replaced: a deleted app's last events never reach the app re-created under its id.
     @discardableResult
-    public func publish(app: String, incarnation: UInt64, type: String, data: SDLJSON, time: Date = .now) -> (event: GatewayEvent, delivered: Int, dropped: Int)? {
+    public func publish(
+        app: String, incarnation: UInt64, type: String, data: SDLJSON, attachment: ByteBuffer? = nil, time: Date = .now
+    ) -> (event: GatewayEvent, delivered: Int, dropped: Int)? {
         state.withLock { state in
             guard state.rings[app]?.incarnation == incarnation else { return nil }
-            return Self.publish(app: app, type: type, data: data, time: time, state: &state)
+            return Self.publish(app: app, type: type, data: data, attachment: attachment, time: time, state: &state)
         }
     }
 
-    private static func publish(app: String, type: String, data: SDLJSON, time: Date, state: inout State) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
+    private static func publish(
+        app: String, type: String, data: SDLJSON, attachment: ByteBuffer?, time: Date, state: inout State
+    ) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
         // The callers made sure the ring exists.
         guard var event = state.rings[app]?.ring.append(type: type, data: data, time: time) else { preconditionFailure("no ring for \(app)") }
+        event.attachment = attachment
         // Encoded once here; a client whose filter changes the event encodes its own copy.
         if !state.clients.isEmpty { event.encode() }
         var delivered = 0

@@ -14,6 +14,10 @@ public struct GatewayEvent: Sendable, Hashable {
     public var app: String { didSet { encoded = nil } }
     public var type: String { didSet { encoded = nil } }
     public var data: SDLJSON { didSet { encoded = nil } }
+    /// Raw bytes that ``data`` carries as base64 (an `audioPassThru`'s `audio`), kept beside it
+    /// when the event is published so a binary WebSocket client gets them without decoding; a
+    /// replayed event has none (``audioBytes`` decodes them).
+    public var attachment: ByteBuffer?
 
     /// ``json`` as UTF-8 text, kept once ``encode()`` made it: the hub encodes an event once for
     /// all the clients that get it unchanged instead of once per client. Any change forgets it.

@@ -36,13 +36,18 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
     public var minimumBodyRate: Int
     /// How long a body may arrive at any pace before ``minimumBodyRate`` applies. 10 s.
     public var bodyRateGrace: Duration
+    /// The most PCM an app's audio pass-thru recording keeps for `last.wav`: 16 MiB (over 8
+    /// minutes at 16 kHz 16-bit). The chunks beyond it still reach the event streams.
+    public var audioRecordingSize: Int
 
     public init(
         bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize,
         webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = GatewayLimits.defaultRequestsPerSecond, idleTimeout: Duration = .seconds(60),
         authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15), imageStoreSize: Int = 16 << 20,
-        requestHeadTimeout: Duration = .seconds(10), minimumBodyRate: Int = 1024, bodyRateGrace: Duration = .seconds(10)
+        requestHeadTimeout: Duration = .seconds(10), minimumBodyRate: Int = 1024, bodyRateGrace: Duration = .seconds(10),
+        audioRecordingSize: Int = 16 << 20
     ) {
+        self.audioRecordingSize = audioRecordingSize
         self.minimumBodyRate = minimumBodyRate
         self.bodyRateGrace = bodyRateGrace
         self.bodySize = bodySize

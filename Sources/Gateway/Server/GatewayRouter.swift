@@ -62,6 +62,7 @@ public struct GatewayRouter: Sendable {
         MetaRoutes(apps: apps, prometheus: prometheus).add(to: router)
         AppRoutes(apps: apps, limits: configuration.limits).add(to: router)
         RPCRoutes(executor: executor, limits: configuration.limits).add(to: router)
+        AudioRoutes(executor: executor, limits: configuration.limits).add(to: router)
         FileRoutes(apps: apps, limits: configuration.limits).add(to: router)
         ScreenRoutes(apps: apps, limits: configuration.limits).add(to: router)
         MenuRoutes(apps: apps, limits: configuration.limits).add(to: router)

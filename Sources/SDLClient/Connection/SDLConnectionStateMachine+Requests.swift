@@ -81,6 +81,6 @@ extension SDLConnectionStateMachine {
             limiter.release(hmiLevel: level, acquiredAt: now)
             throw error
         }
-        return (correlationID, [.write(frames), .publish(tracker.record(.sent, rpc, now: now))])
+        return (correlationID, [.write(frames), .publish(tracker.record(.sent, rpc, now: now))] + tracker.sent(rpc, now: now).map(Action.publish))
     }
 }

@@ -19,6 +19,8 @@ public enum SDLAppEvent: Sendable, Hashable {
     /// A system capability arrived (GetSystemCapability response or OnSystemCapabilityUpdated):
     /// its `systemCapabilityType` and the whole `SystemCapability` struct.
     case systemCapability(type: String, capability: SDLJSON)
+    /// An audio pass-thru started, sent a chunk of audio (OnAudioPassThru's bulk data) or ended.
+    case audioPassThru(SDLAudioPassThruEvent)
     /// Any other notification, raw.
     case notification(name: String, parameters: SDLJSON)
     /// An RPC crossed the link (the traffic log's entry: a request sent, a response or
@@ -26,7 +28,7 @@ public enum SDLAppEvent: Sendable, Hashable {
     case rpc(SDLTrafficEntry)
 
     /// The event-stream type: `hmiStatus`, `appState`, `driverDistraction`, `lockScreen`,
-    /// `permissions`, `language`, `systemCapability`, `notification` or `rpc`.
+    /// `permissions`, `language`, `systemCapability`, `audioPassThru`, `notification` or `rpc`.
     public var type: String {
         switch self {
         case .hmiStatus: "hmiStatus"
@@ -36,6 +38,7 @@ public enum SDLAppEvent: Sendable, Hashable {
         case .permissions: "permissions"
         case .language: "language"
         case .systemCapability: "systemCapability"
+        case .audioPassThru: "audioPassThru"
         case .notification: "notification"
         case .rpc: "rpc"
         }
@@ -64,6 +67,8 @@ public enum SDLAppEvent: Sendable, Hashable {
             return ["language": language.map(SDLJSON.string) ?? .null, "hmiDisplayLanguage": display.map(SDLJSON.string) ?? .null]
         case .systemCapability(let type, let capability):
             return ["systemCapabilityType": .string(type), "systemCapability": capability]
+        case .audioPassThru(let event):
+            return event.json
         case .notification(let name, let parameters):
             return ["name": .string(name), "parameters": parameters]
         case .rpc(let entry):

@@ -47,6 +47,14 @@ public struct SDLAppStateTracker: Sendable {
     public var buttonSubscriptions = SDLSubscriptionCounter()
     public var vehicleDataSubscriptions = SDLSubscriptionCounter()
     public var trafficLog: SDLTrafficLog
+    /// The audio pass-thru running: its PerformAudioPassThru sent and not answered
+    /// (``sent(_:now:)``); nil when none is.
+    public internal(set) var audioPassThru: SDLAudioPassThruRecording?
+    /// When ``audioPassThru`` has to have been answered: its `maxDuration` and Core's margin
+    /// after it was sent. A new request replaces a recording whose answer never came.
+    var audioPassThruDeadline: NIODeadline?
+    /// The chunks of audio ``audioPassThru`` has sent.
+    public internal(set) var audioPassThruChunks = 0
 
     /// Names of the RegisterAppInterface response parameters that describe the head unit
     /// (MOBILE_API.xml 8.0.0; SDL-PROTOCOL.md §f).
@@ -93,6 +101,7 @@ public struct SDLAppStateTracker: Sendable {
     /// Applies a notification from the head unit, naming it by its function id.
     public mutating func apply(_ notification: SDLRPCMessage, now: NIODeadline) -> [SDLAppEvent] {
         let name = catalog.functionName(forID: notification.functionID) ?? String(notification.functionID)
+        if name == "OnAudioPassThru" { return [audioChunk(notification.bulkData ?? ByteBuffer())] }
         return apply(notification: name, parameters: notification.parameters, now: now)
     }
 
@@ -145,7 +154,7 @@ public struct SDLAppStateTracker: Sendable {
     /// (named by its function id). Other responses change nothing.
     public mutating func apply(response: SDLRPCMessage, now: NIODeadline) -> [SDLAppEvent] {
         guard let name = catalog.functionName(forID: response.functionID) else { return [] }
-        return apply(response: name, parameters: response.parameters, now: now)
+        return audioPassThruAnswered(response, name: name) + apply(response: name, parameters: response.parameters, now: now)
     }
 
     /// Applies a response by its function name. Failed responses (`success` not true) change nothing.
@@ -188,7 +197,7 @@ public struct SDLAppStateTracker: Sendable {
         let before = Snapshot(self)
         forgetRegistration()
         trafficLog.clearPending()
-        return finish([], before: before, now: now)
+        return finish(audioPassThruLinkDown(), before: before, now: now)
     }
 
     // MARK: Permissions
