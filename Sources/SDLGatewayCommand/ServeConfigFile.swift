@@ -14,7 +14,7 @@ struct ServeConfigFile {
         "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive", "imageStoreSize",
         "requestHeadTimeout", "minimumBodyRate", "bodyRateGrace", "audioRecordingSize",
     ]
-    static let eventsKeys = ["ringCapacity", "clientQueueCapacity", "maximumClients"]
+    static let eventsKeys = ["ringCapacity", "clientQueueCapacity", "maximumClients", "ringBytes"]
 
     var members: [String: SDLJSON]
 

@@ -20,7 +20,7 @@ import SDLTransport
 ///  "limits": {"bodySize": 1048576, "fileSize": 67108864, "webSocketMessageSize": 1048576, "requestsPerSecond": 1000, "idleTimeout": 60,
 ///             "authFailuresPerMinute": 20, "eventStreamKeepAlive": 15, "imageStoreSize": 16777216, "requestHeadTimeout": 10,
 ///             "minimumBodyRate": 1024, "bodyRateGrace": 10, "audioRecordingSize": 16777216},
-///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100},
+///  "events": {"ringCapacity": 10000, "clientQueueCapacity": 1000, "maximumClients": 100, "ringBytes": 8388608},
 ///  "apps": [{"id": "radio", "appName": "Radio", "appID": "radio-1"}],
 ///  "simulator": {"policy": "default", "trace": "drive.json", "traceSpeed": 2, "profile": "head-unit.json", "timeScale": 0.1}}
 /// ```
@@ -166,7 +166,8 @@ struct ServeSettings {
             configuration.events = EventHub.Limits(
                 ringCapacity: try ServeConfigFile.int(events, "events", "ringCapacity", default: defaults.ringCapacity),
                 clientQueueCapacity: try ServeConfigFile.int(events, "events", "clientQueueCapacity", default: defaults.clientQueueCapacity),
-                maximumClients: try ServeConfigFile.int(events, "events", "maximumClients", default: defaults.maximumClients)
+                maximumClients: try ServeConfigFile.int(events, "events", "maximumClients", default: defaults.maximumClients),
+                ringBytes: try ServeConfigFile.int(events, "events", "ringBytes", default: defaults.ringBytes)
             )
         }
         for (index, app) in (try file.array("apps") ?? []).enumerated() {

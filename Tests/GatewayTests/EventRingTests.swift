@@ -51,6 +51,23 @@ struct EventRingTests {
         #expect(ring.events(after: 8).events.map(\.seq) == [9, 10])
     }
 
+    @Test("The ring keeps at most byteCapacity bytes of data: large events push out the oldest, which a replay counts as missed")
+    func byteBound() {
+        var ring = EventRing(app: "a", capacity: 100, byteCapacity: 10_000)
+        let chunk: SDLJSON = ["audio": .string(String(repeating: "A", count: 4000))]  // 4,012 bytes as compact JSON
+        for _ in 1...5 { ring.append(type: "audioPassThru", data: chunk, time: .now) }
+        #expect(ring.bytes <= 10_000)
+        #expect(ring.firstSeq == 4, "two of 4,012 bytes fit in 10,000")
+        let (missed, events) = ring.events(after: 0)
+        #expect(missed == 3)
+        #expect(events.map(\.seq) == [4, 5])
+        ring.append(type: "vehicleData", data: ["speed": 1], time: .now)
+        #expect(ring.firstSeq == 4, "a small event fits beside them")
+        var tiny = EventRing(app: "b", capacity: 10, byteCapacity: 1)
+        tiny.append(type: "audioPassThru", data: chunk, time: .now)
+        #expect(tiny.events(after: 0).events.count == 1, "the newest event is kept whatever its size")
+    }
+
     @Test("A since beyond the newest event (another run of the gateway) replays nothing")
     func future() {
         #expect(ring(capacity: 4, events: 3).events(after: 99).events.isEmpty)

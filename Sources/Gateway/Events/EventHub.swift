@@ -16,8 +16,15 @@ public final class EventHub: Sendable {
         public var clientQueueCapacity: Int
         /// Clients connected at once (default 100).
         public var maximumClients: Int
+        /// Bytes of event data kept per app for `since` (default 8 MiB): audio chunks are
+        /// thousands of bytes each, so the count alone would not bound the ring.
+        public var ringBytes: Int
 
-        public init(ringCapacity: Int = EventRing.defaultCapacity, clientQueueCapacity: Int = EventClientQueue.defaultCapacity, maximumClients: Int = 100) {
+        public init(
+            ringCapacity: Int = EventRing.defaultCapacity, clientQueueCapacity: Int = EventClientQueue.defaultCapacity, maximumClients: Int = 100,
+            ringBytes: Int = EventRing.defaultByteCapacity
+        ) {
+            self.ringBytes = ringBytes
             self.ringCapacity = ringCapacity
             self.clientQueueCapacity = clientQueueCapacity
             self.maximumClients = maximumClients
@@ -93,7 +100,7 @@ public final class EventHub: Sendable {
             let incarnation = state.nextIncarnation
             state.nextIncarnation += 1
             let after = state.rings[app]?.ring.lastSeq ?? state.retired[app] ?? 0
-            state.rings[app] = AppEvents(ring: EventRing(app: app, capacity: limits.ringCapacity, after: after), incarnation: incarnation)
+            state.rings[app] = AppEvents(ring: EventRing(app: app, capacity: limits.ringCapacity, byteCapacity: limits.ringBytes, after: after), incarnation: incarnation)
             return incarnation
         }
     }
@@ -104,7 +111,7 @@ public final class EventHub: Sendable {
     public func publish(app: String, type: String, data: SDLJSON, attachment: ByteBuffer? = nil, time: Date = .now) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
         state.withLock { state in
             if state.rings[app] == nil {
-                let ring = EventRing(app: app, capacity: limits.ringCapacity, after: state.retired[app] ?? 0)
+                let ring = EventRing(app: app, capacity: limits.ringCapacity, byteCapacity: limits.ringBytes, after: state.retired[app] ?? 0)
                 state.rings[app] = AppEvents(ring: ring, incarnation: 0)
             }
             return Self.publish(app: app, type: type, data: data, attachment: attachment, time: time, state: &state)

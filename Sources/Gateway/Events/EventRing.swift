@@ -2,15 +2,21 @@ import Foundation
 import NIOCore
 import SDLProtocol
 
-/// The last ``capacity`` events of one app, numbered from 1, or from `after + 1` for a re-created
+/// The last ``capacity`` events of one app (fewer when their data passes ``byteCapacity``), numbered from 1, or from `after + 1` for a re-created
 /// app id so that seqs never repeat for an id (ARCHITECTURE.md, Events): what a
 /// client that reconnects with `since=SEQ` (or SSE `Last-Event-ID`) gets back. Pure: time is
 /// passed in.
 public struct EventRing: Sendable {
     public static let defaultCapacity = 10_000
+    public static let defaultByteCapacity = 8 << 20
 
     public let app: String
     public let capacity: Int
+    /// The most bytes of compact JSON data the kept events hold together; the newest event is
+    /// always kept.
+    public let byteCapacity: Int
+    /// The bytes of compact JSON data the kept events hold.
+    public private(set) var bytes = 0
     /// Events with their data as ``SDLCompactJSON``: the ring keeps 10,000 events per app and
     /// reads them only for a replay.
     private var ring: CircularBuffer<StoredEvent>
@@ -29,10 +35,11 @@ public struct EventRing: Sendable {
 
     /// - Parameter after: the seq the first event follows (the last seq of an earlier app with
     ///   this id); the ring starts empty.
-    public init(app: String, capacity: Int = EventRing.defaultCapacity, after: UInt64 = 0) {
+    public init(app: String, capacity: Int = EventRing.defaultCapacity, byteCapacity: Int = EventRing.defaultByteCapacity, after: UInt64 = 0) {
         precondition(capacity > 0, "an event ring keeps at least one event")
         self.app = app
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
         self.lastSeq = after
         self.startSeq = after
         self.ring = CircularBuffer(initialCapacity: min(capacity, 16))
@@ -46,8 +53,11 @@ public struct EventRing: Sendable {
     public mutating func append(type: String, data: SDLJSON, time: Date) -> GatewayEvent {
         lastSeq += 1
         let event = GatewayEvent(seq: lastSeq, time: time, app: app, type: type, data: data)
-        if ring.count == capacity { ring.removeFirst() }
-        ring.append(StoredEvent(seq: event.seq, time: event.time, type: type, data: SDLCompactJSON(data)))
+        let stored = StoredEvent(seq: event.seq, time: event.time, type: type, data: SDLCompactJSON(data))
+        if ring.count == capacity { bytes -= ring.removeFirst().data.bytes.count }
+        while !ring.isEmpty, bytes + stored.data.bytes.count > byteCapacity { bytes -= ring.removeFirst().data.bytes.count }
+        bytes += stored.data.bytes.count
+        ring.append(stored)
         return event
     }
 

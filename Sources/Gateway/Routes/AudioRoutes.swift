@@ -34,8 +34,15 @@ struct AudioRoutes: Sendable {
         }
         router.get("v1/apps/:id/audio-pass-thru/last.wav") { _, context -> Response in
             let id = try context.parameters.decoded("id")
-            guard let recording = try executor.apps.audio(id).last else {
+            let audio = try executor.apps.audio(id)
+            guard var recording = audio.last else {
                 throw GatewayError(.notFound, "app \(id) has recorded nothing yet: send PerformAudioPassThru or POST /v1/apps/\(id)/audio-pass-thru")
+            }
+            // The session saw the recording end (its answer, after the last chunk) while the event
+            // pump has not yet: the file waits for the pump rather than miss the last chunks.
+            let running = try executor.apps.session(id).connection?.tracker.audioPassThru?.correlationID
+            if !recording.ended, running != recording.correlationID {
+                recording = await audio.ended(correlationID: recording.correlationID, within: Self.endWait) ?? recording
             }
             guard let wav = recording.wav else {
                 throw GatewayError(.notFound, "the last recording's format (\(recording.format.samplingRate), \(recording.format.bitsPerSample)) has no WAV form")

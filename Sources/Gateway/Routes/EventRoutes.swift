@@ -16,7 +16,7 @@ import Synchronization
 /// kept events after SEQ, after a `gap` for those no longer kept.
 ///
 /// `audio=binary` (WebSocket only) sends each `audioPassThru` event as its envelope without
-/// `data.audio`, then the chunk as one binary message: a third fewer bytes than base64.
+/// `data.audio`, then the chunk as one binary message: a quarter fewer bytes than base64.
 ///
 /// Over WebSocket a client may also send `{"id","function","params"[,"app"][,"timeout"]}` and
 /// gets `{"id","status","response"|"problem"}`, or `{"filter":{"types","names"}}` to change its

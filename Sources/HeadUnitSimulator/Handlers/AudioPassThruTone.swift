@@ -1,35 +1,36 @@
 import NIOCore
 
 /// What the simulated microphone records for PerformAudioPassThru: a quiet, deterministic
-/// 500 Hz triangle tone as raw PCM, mono, little-endian signed 16-bit or unsigned 8-bit.
-struct AudioPassThruTone: Sendable, Hashable {
+/// 500 Hz triangle tone as raw PCM, mono, little-endian signed 16-bit or unsigned 8-bit. Public
+/// so that tests and tools can tell whether what reached them is what the microphone sent.
+public struct AudioPassThruTone: Sendable, Hashable {
     /// Samples per second: 8000, 16000, 22050 or 44100.
-    var sampleRate: Int
+    public var sampleRate: Int
     /// 1 (8_BIT) or 2 (16_BIT).
-    var bytesPerSample: Int
+    public var bytesPerSample: Int
 
-    static let frequency = 500
+    public static let frequency = 500
 
     /// From the request's SamplingRate and BitsPerSample names.
-    init?(samplingRate: String, bitsPerSample: String) {
+    public init?(samplingRate: String, bitsPerSample: String) {
         let rates = ["8KHZ": 8000, "16KHZ": 16000, "22KHZ": 22050, "44KHZ": 44100]
         let sizes = ["8_BIT": 1, "16_BIT": 2]
         guard let rate = rates[samplingRate], let size = sizes[bitsPerSample] else { return nil }
         self.init(sampleRate: rate, bytesPerSample: size)
     }
 
-    init(sampleRate: Int, bytesPerSample: Int) {
+    public init(sampleRate: Int, bytesPerSample: Int) {
         self.sampleRate = sampleRate
         self.bytesPerSample = bytesPerSample
     }
 
     /// Samples in `milliseconds` of audio.
-    func samples(milliseconds: Int) -> Int {
+    public func samples(milliseconds: Int) -> Int {
         sampleRate * milliseconds / 1000
     }
 
     /// `count` samples starting at sample `start` of the tone.
-    func pcm(from start: Int, count: Int) -> ByteBuffer {
+    public func pcm(from start: Int, count: Int) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(count * bytesPerSample)
         let period = max(sampleRate / Self.frequency, 2)

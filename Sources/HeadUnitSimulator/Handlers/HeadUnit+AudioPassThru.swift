@@ -45,32 +45,50 @@ extension HeadUnit {
         return .later
     }
 
-    /// Sends the next 100 ms of audio and schedules the one after, on the grid from the start.
+    /// Sends the audio recorded by `now` and not yet sent, in 100 ms chunks on the grid from the
+    /// start (more than one when the timer ran late: a busy machine delays the audio, it does not
+    /// lose it), and schedules the next chunk.
     mutating func sendAudioPassThruChunk(session sessionID: UInt8, now: NIODeadline) {
         guard var app = apps[sessionID], var state = app.audioPassThru else { return }
-        let perChunk = state.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
-        let bytes = state.tone.pcm(from: state.chunksSent * perChunk, count: perChunk)
-        state.chunksSent += 1
+        let chunks = audioPassThruChunks(&state, upTo: audioPassThruChunksElapsed(state, now: now))
         let next = state.start + audioPassThruChunkInterval * Int64(state.chunksSent + 1)
         state.chunkTimer = timers.schedule(at: max(next, now), .audioPassThruChunk(session: sessionID))
         app.audioPassThru = state
         apps[sessionID] = app
-        notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: bytes)
+        for chunk in chunks { notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: chunk) }
     }
 
-    /// `maxDuration` passed (the end timer): the rest of the recording, then the response.
+    /// `maxDuration` passed (the end timer): the rest of the recording, then the response. The rest
+    /// is what the grid has reached, at least one chunk: with a timeScale near 0 the whole
+    /// recording would otherwise go out at once.
     mutating func endAudioPassThru(session sessionID: UInt8, resultCode: String, now: NIODeadline) {
-        if resultCode == "SUCCESS", let state = apps[sessionID]?.audioPassThru {
-            let perChunk = state.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
-            let sent = state.chunksSent * perChunk
-            // At most one chunk: with a timeScale near 0 the whole recording would otherwise go
-            // out at once.
-            let remaining = min(state.tone.samples(milliseconds: state.maxDuration) - sent, perChunk)
-            if remaining > 0 {
-                notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: state.tone.pcm(from: sent, count: remaining))
-            }
+        if resultCode == "SUCCESS", var state = apps[sessionID]?.audioPassThru {
+            let due = max(audioPassThruChunksElapsed(state, now: now), state.chunksSent + 1)
+            let chunks = audioPassThruChunks(&state, upTo: due)
+            apps[sessionID]?.audioPassThru = state
+            for chunk in chunks { notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: chunk) }
         }
         finishAudioPassThru(session: sessionID, resultCode: resultCode, now: now)
+    }
+
+    /// How many chunk intervals have passed since the recording started.
+    func audioPassThruChunksElapsed(_ state: AudioPassThruState, now: NIODeadline) -> Int {
+        let interval = audioPassThruChunkInterval.nanoseconds
+        return Int(max((now - state.start).nanoseconds, 0) / max(interval, 1))
+    }
+
+    /// The chunks after those sent, up to chunk `due`, none beyond `maxDuration` (whose last chunk
+    /// may be shorter than 100 ms); counts them as sent.
+    func audioPassThruChunks(_ state: inout AudioPassThruState, upTo due: Int) -> [ByteBuffer] {
+        let perChunk = state.tone.samples(milliseconds: Self.audioPassThruChunkMilliseconds)
+        let total = state.tone.samples(milliseconds: state.maxDuration)
+        var chunks: [ByteBuffer] = []
+        while state.chunksSent < due, state.chunksSent * perChunk < total {
+            let start = state.chunksSent * perChunk
+            chunks.append(state.tone.pcm(from: start, count: min(perChunk, total - start)))
+            state.chunksSent += 1
+        }
+        return chunks
     }
 
     /// Stops the recording, answers PerformAudioPassThru and gives the app its MAIN context back.
