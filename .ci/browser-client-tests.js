@@ -74,6 +74,27 @@ const raw = (method, path, body) =>
   check("images.put and list", (await gw.images.list()).images.some((i) => i.name === "dot.png"));
   await gw.images.remove("dot.png");
 
+  // Two seconds of the simulated microphone (16 kHz, 16-bit): 20 chunks of 3,200 bytes as they
+  // come, then a WAV Blob of 44 + 64,000 bytes that the browser's own decoder reads as 2 s.
+  const streamed = [];
+  const recording = app.audio.record({ seconds: 2 });
+  const reader = recording.chunks.getReader();
+  const reading = (async () => {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) streamed.push(next.value);
+  })();
+  const recorded = await recording;
+  await reading;
+  const streamedBytes = streamed.reduce((sum, c) => sum + c.bytes.length, 0);
+  check("audio.record streams the chunks in order", streamed.length === 20 && streamed.every((c, i) => c.chunk === i + 1) && streamedBytes === 64000,
+    `${streamed.length} chunks, ${streamedBytes} bytes`);
+  check("audio.record answers a WAV Blob of the expected size", recorded.blob.size === 64044 && recorded.blob.type === "audio/wav" && recorded.recording.bytes === 64000,
+    `${recorded.blob.size} ${recorded.blob.type} ${JSON.stringify(recorded.recording)}`);
+  const decoded = await new OfflineAudioContext(1, 1, 16000).decodeAudioData(await recorded.blob.arrayBuffer());
+  const wavPCM = new Uint8Array(await recorded.blob.arrayBuffer()).slice(44);
+  const sameBytes = streamed.every((c, i) => c.bytes.every((b, j) => b === wavPCM[i * 3200 + j]));
+  check("the Blob plays: the browser decodes 2 s of audio, the streamed chunks' bytes", Math.abs(decoded.duration - 2) < 0.01 && sameBytes,
+    `${decoded.duration} s, same bytes ${sameBytes}`);
+
   // The gateway closes the socket (the app is deleted); the app is created again under its id:
   // the client reconnects by itself with since = the last seq it saw, and new events arrive.
   const states = [];

@@ -1,7 +1,8 @@
 """The built-in page in headless Chromium against `serve --simulate` (no token; browser-auth.py
 covers tokens): register an app and see it FULL, send Show from the RPC builder and see it in the
 HMI preview and the console, press a hardware button and see the event, subscribe to speed and
-see its plot move, upload a file and see it listed, answer an alert in the HMI preview. With
+see its plot move, upload a file and see it listed, record 2 s of audio and see the player hold
+them, answer an alert in the HMI preview. With
 SCREENSHOTS, saves the dashboard, the HMI preview and the RPC builder there. A failure saves a
 screenshot and the console log in ARTIFACTS. Waits are bounded conditions, never sleeps.
 Usage: browser-page.py BASE_URL ARTIFACTS [SCREENSHOTS]"""
@@ -103,6 +104,19 @@ try:
     wait.until(lambda d: '"SUCCESS"' in d.find_element(By.ID, "response").text)
     assert api("GET", "/v1/simulator/apps/demo-app/screen")["show"]["graphic"]["value"] == name
     print("ok   used in the builder, it becomes the screen's graphic")
+
+    # Record two seconds in the builder: the chunks are counted as they come, then the player
+    # holds the WAV, which the browser decodes as 2 s of audio.
+    driver.find_element(By.ID, "record-seconds").clear()
+    driver.find_element(By.ID, "record-seconds").send_keys("2")
+    driver.find_element(By.ID, "record").click()
+    wait.until(lambda d: "64044 bytes of WAV" in d.find_element(By.ID, "record-status").text)
+    assert "20 chunks, 64000 bytes (2 s)" in driver.find_element(By.ID, "record-status").text, driver.find_element(By.ID, "record-status").text
+    player = driver.find_element(By.ID, "recording")
+    wait.until(lambda d: player.is_displayed() and float(d.execute_script("return arguments[0].duration || 0", player)) > 1.99)
+    duration = driver.execute_script("return arguments[0].duration", player)
+    assert abs(duration - 2) < 0.01, duration
+    print(f"ok   the builder records 2 s of the simulated microphone and its player holds {duration:.3f} s of audio")
 
     tab("hmi")
     alert = {"text": ["Low fuel"], "softButtons": [{"id": "ok", "text": "Got it"}]}

@@ -5,6 +5,7 @@
 //   const app = await gw.apps.register({ appName: "Radio", appID: "radio-1" });
 //   await app.rpc.Show({ mainField1: "Hi" });
 //   app.on("vehicleData", (data) => console.log(data.speed));
+//   const { blob } = await app.audio.record({ seconds: 2 });   // the car's microphone, as a WAV Blob
 //
 // Everything goes through the gateway's public API (openapi.yaml). Problems come back as
 // thrown GatewayProblem errors carrying the RFC 9457 problem document.
@@ -186,6 +187,17 @@ export class Gateway {
     return parsed;
   }
 
+  /** A GET of bytes (a WAV file, an image) as a Blob, the token attached. */
+  async blob(path) {
+    const headers = this.token ? { authorization: `Bearer ${this.token}` } : {};
+    const response = await fetch(this.base + path, { headers });
+    if (!response.ok) {
+      const text = await response.text();
+      throw new GatewayProblem(text.startsWith("{") ? JSON.parse(text) : { detail: text }, response.status);
+    }
+    return response.blob();
+  }
+
   /** A single-use ticket for an EventSource (`?ticket=`), valid 30 s. */
   async ticket() {
     return (await this.request("POST", "/v1/tickets")).ticket;
@@ -256,6 +268,21 @@ export class App {
       unsubscribeVehicleData: (names, owner = "browser") => call("DELETE", `/subscriptions/vehicle-data?names=${names.map(enc).join(",")}&owner=${enc(owner)}`),
       button: (name, owner = "browser") => call("PUT", `/subscriptions/buttons/${enc(name)}?owner=${enc(owner)}`),
       unsubscribeButton: (name, owner = "browser") => call("DELETE", `/subscriptions/buttons/${enc(name)}?owner=${enc(owner)}`),
+    };
+    this.audio = {
+      /**
+       * Records the car's microphone (PerformAudioPassThru through `POST …/audio-pass-thru`):
+       * `options` are its parameters (`seconds`, `samplingRate`, `bitsPerSample`,
+       * `audioPassThruDisplayText1` …; 16 kHz 16-bit PCM for 5 s by default) and `onChunk`.
+       * Answers, when the recording ends (at `seconds`, or `app.rpc.EndAudioPassThru()`),
+       * `{blob, response, recording}`: `blob` is the WAV file (`audio/wav`, playable by an
+       * `<audio>` element). While it runs, `.chunks` (a ReadableStream) and `onChunk` give each
+       * chunk as `{chunk, format, bytes}` with `bytes` a Uint8Array of PCM.
+       * @returns {Promise<{blob: Blob, response: object, recording: object}> & {chunks: ReadableStream}}
+       */
+      record: (options) => record(this, options),
+      /** The last recording, however it was started, as a WAV Blob. */
+      lastWAV: () => gateway.blob(`${path}/audio-pass-thru/last.wav`),
     };
     this._listeners = new Map();
     this._socket = null;
@@ -376,6 +403,43 @@ export class App {
 
 function enc(value) {
   return encodeURIComponent(value);
+}
+
+/** `app.audio.record`: the recording's chunks from the app's event socket, then its WAV. */
+function record(app, { onChunk, ...parameters } = {}) {
+  let stream;
+  const chunks = new ReadableStream({ start: (controller) => (stream = controller) });
+  const result = (async () => {
+    // Follow the app's events from its newest seq on, so that the socket misses no chunk that
+    // comes before it is subscribed (a new socket replays from there).
+    if (!app._socket && app._lastSeq === null) app._lastSeq = (await app.get()).lastEventSeq ?? 0;
+    let received = 0;
+    let expected = null;
+    let allArrived;
+    const arrived = new Promise((resolve) => (allArrived = resolve));
+    const stop = app.on("audioPassThru", (data) => {
+      const chunk = { chunk: data.chunk, format: data.format, bytes: Uint8Array.from(atob(data.audio ?? ""), (c) => c.charCodeAt(0)) };
+      stream.enqueue(chunk);
+      try {
+        onChunk?.(chunk);
+      } catch (error) {
+        console.error(error);
+      }
+      if (++received === expected) allArrived();
+    });
+    try {
+      const answer = await app.gateway.request("POST", `/v1/apps/${enc(app.id)}/audio-pass-thru`, parameters);
+      expected = answer.recording?.chunks ?? 0;
+      // The answer can overtake the socket's last chunks: wait for them, 2 s at most.
+      if (received < expected) await Promise.race([arrived, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      const blob = await app.audio.lastWAV();
+      return { blob, response: answer.response, recording: answer.recording };
+    } finally {
+      stop();
+      stream.close();
+    }
+  })();
+  return Object.assign(result, { chunks });
 }
 
 /** PUT of raw bytes with upload progress (XMLHttpRequest: fetch reports none). */

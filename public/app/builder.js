@@ -1,6 +1,7 @@
 // The RPC builder: every request function of /v1/spec, a form built from the spec (mandatory
 // marks, enums as selects, bounds, nested structs, arrays as JSON) where each parameter is sent
-// with data, sent empty or omitted (as SDL's RPC Builder has it), a raw-JSON mode, and a batch.
+// with data, sent empty or omitted (as SDL's RPC Builder has it), a raw-JSON mode, a batch, and
+// an audio pass-thru recorder that plays what the car's microphone heard.
 import { element } from "./dom.js";
 import { $, report } from "./main.js";
 
@@ -20,7 +21,48 @@ export function init(ctx) {
   };
   $("send").onclick = () => send().catch(report);
   $("send-batch").onclick = () => sendBatch().catch(report);
+  $("record").onclick = () => recordAudio().catch(report);
+  $("record-stop").onclick = () => context.app?.rpc.EndAudioPassThru().catch(report);
   build().catch(report);
+}
+
+/** Records (PerformAudioPassThru), counts the chunks as they come, then plays the WAV. */
+async function recordAudio() {
+  const app = context.app;
+  if (!app) throw new Error("register or pick an app first");
+  const status = $("record-status");
+  let chunks = 0;
+  let bytes = 0;
+  $("record").disabled = true;
+  $("record-stop").disabled = false;
+  status.textContent = "recording…";
+  try {
+    const recording = app.audio.record({
+      seconds: Number($("record-seconds").value),
+      samplingRate: $("record-rate").value,
+      bitsPerSample: $("record-bits").value,
+      audioPassThruDisplayText1: "Recording from the browser",
+      onChunk: (chunk) => {
+        chunks += 1;
+        bytes += chunk.bytes.length;
+        status.textContent = `recording… ${chunks} chunks, ${bytes} bytes`;
+      },
+    });
+    const { blob, recording: info } = await recording;
+    const player = $("recording");
+    if (player.src) URL.revokeObjectURL(player.src);
+    player.src = URL.createObjectURL(blob);
+    player.hidden = false;
+    status.textContent = `${info?.chunks ?? chunks} chunks, ${info?.bytes ?? bytes} bytes (${(info?.durationMs ?? 0) / 1000} s), ${blob.size} bytes of WAV`;
+    $("response").textContent = JSON.stringify(info, null, 2);
+    await player.play().catch(() => {});  // a browser may want another click to play
+  } catch (error) {
+    status.textContent = "";
+    $("response").textContent = JSON.stringify(error.problem ?? String(error), null, 2);
+  } finally {
+    $("record").disabled = false;
+    $("record-stop").disabled = true;
+  }
 }
 
 async function type(name) {
