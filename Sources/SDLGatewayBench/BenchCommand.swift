@@ -52,7 +52,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "App sessions and idle WebSocket clients of the scale scenario. Default 250 and 10000, 50 and 1000 with --quick.")
     var scale: [Int] = []
 
-    @Option(help: "Scenarios to run: latency, throughput, putfile, fanout, scale (comma-separated). Default all.")
+    @Option(help: "Seconds of 16 kHz 16-bit audio the audio scenario records, for 10 WebSocket clients. Default 10, 2 with --quick.")
+    var audioSeconds: Double?
+
+    @Option(help: "Scenarios to run: latency, throughput, putfile, audio, fanout, scale (comma-separated). Default all.")
     var only: String?
 
     @Option(help: "The sdl-gateway executable. Default: the one beside this executable.")
@@ -67,7 +70,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "With --core: Core's AppTimeScaleMaxRequests (0: none). Throughput runs only with 0. Default 1000.")
     var coreRequestLimit: Int = 1000
 
-    static let allScenarios = ["latency", "throughput", "putfile", "fanout", "scale"]
+    static let allScenarios = ["latency", "throughput", "putfile", "audio", "fanout", "scale"]
 
     mutating func validate() throws {
         guard (1...90).contains(rate) else { throw ValidationError("--rate is 1…90 requests per second (SDL Core allows 100 per second per app)") }
@@ -75,6 +78,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let samples, !(1...100_000).contains(samples) { throw ValidationError("--samples is 1…100000") }
         guard (1...1024).contains(inFlight) else { throw ValidationError("--in-flight is 1…1024") }
         if let fanOutSeconds, !(1...600).contains(fanOutSeconds) { throw ValidationError("--fan-out-seconds is 1…600") }
+        if let audioSeconds, !(0.1...600).contains(audioSeconds) { throw ValidationError("--audio-seconds is 0.1…600") }
         guard scale.isEmpty || (scale.count == 2 && (0...250).contains(scale[0]) && (0...50_000).contains(scale[1])) else {
             throw ValidationError("--scale takes two values, sessions (0…250) then clients (0…50000): --scale 250 --scale 10000")
         }
@@ -91,7 +95,7 @@ struct BenchCommand: AsyncParsableCommand {
             rounds: rounds ?? (quick ? 3 : 7), samples: samples ?? (quick ? 40 : 200), rate: rate, inFlight: inFlight,
             fanOutSeconds: fanOutSeconds ?? (quick ? 2 : 10), fanOutClients: fanOut.isEmpty ? [1, 100, 1_000] : fanOut,
             scaleSessions: scale.first ?? (quick ? 50 : 250), scaleClients: scale.dropFirst().first ?? (quick ? 1000 : 10_000),
-            scenarios: Set(selected)
+            audioSeconds: audioSeconds ?? (quick ? 2 : 10), scenarios: Set(selected)
         )
         let openFiles = BenchPlan.raiseOpenFileLimit()
         let executable = gateway ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdl-gateway").path

@@ -27,6 +27,7 @@ struct BenchReport {
     /// The gateway's peak resident memory (VmHWM) before and after the uploads.
     var putFilePeakKiB: (before: Int, after: Int) = (0, 0)
     var fanOut: [FanOutScenario.Figures] = []
+    var audio: [AudioScenario.Figures] = []
     var fanOutSkipped: String?
     var scale: ScaleScenario.Figures?
     var scaleSkipped: String?
@@ -109,6 +110,18 @@ struct BenchReport {
                 "",
             ]
         }
+        if let first = audio.first {
+            lines.append("audio, \(format(first.seconds, decimals: 1)) s of 16 kHz 16-bit PCM to \(first.clients) WebSocket clients")
+            lines.append("mode      PCM bytes/s (all clients)   wire bytes/s   chunks (fewest a client got)   same bytes as last.wav")
+            for figures in audio {
+                let mode = figures.mode.padding(toLength: 10, withPad: " ", startingAt: 0)
+                let pcm = format(figures.pcmBytesPerSecond, decimals: 0).padding(toLength: 28, withPad: " ", startingAt: 0)
+                let wire = format(figures.wireBytesPerSecond, decimals: 0).padding(toLength: 15, withPad: " ", startingAt: 0)
+                let chunks = "\(figures.chunks) (\(figures.fewestChunks))".padding(toLength: 31, withPad: " ", startingAt: 0)
+                lines.append("\(mode)\(pcm)\(wire)\(chunks)\(figures.intact ? "yes" : "NO")")
+            }
+            lines.append("")
+        }
         if let fanOutSkipped {
             lines.append("fanout: not measured: \(fanOutSkipped)")
         } else if !fanOut.isEmpty {
@@ -148,6 +161,18 @@ struct BenchReport {
         var gatewayCPUSecondsPer1000: Double
     }
 
+    private struct AudioDocument: Encodable {
+        var mode: String
+        var clients: Int
+        var seconds: Double
+        var wallSeconds: Double
+        var chunks: Int
+        var fewestChunks: Int
+        var pcmBytesPerSecond: Double
+        var wireBytesPerSecond: Double
+        var intact: Bool
+    }
+
     private struct Document: Encodable {
         var rounds: Int
         var samples: Int
@@ -171,6 +196,7 @@ struct BenchReport {
         var putfile_rest_over_raw: Double?
         var putFilePeakResidentKiB: [String: Int]
         var fanout: [FanOutDocument]
+        var audio: [AudioDocument]
         var scale_sessions: Int?
         var scale_per_session_kib: Double?
         var scale_clients: Int?
@@ -204,6 +230,13 @@ struct BenchReport {
                     clients: $0.clients, sent: $0.sent, delivered: $0.delivered, deliveredFraction: Spread.rounded($0.deliveredFraction, 5),
                     p50Milliseconds: Spread.rounded($0.latency.p50, 3), p99Milliseconds: Spread.rounded($0.latency.p99, 3),
                     gatewayCPUSecondsPer1000: Spread.rounded($0.cpuPerThousand, 5)
+                )
+            },
+            audio: audio.map {
+                AudioDocument(
+                    mode: $0.mode, clients: $0.clients, seconds: $0.seconds, wallSeconds: Spread.rounded($0.wallSeconds, 3), chunks: $0.chunks,
+                    fewestChunks: $0.fewestChunks, pcmBytesPerSecond: Spread.rounded($0.pcmBytesPerSecond, 0),
+                    wireBytesPerSecond: Spread.rounded($0.wireBytesPerSecond, 0), intact: $0.intact
                 )
             },
             scale_sessions: scale?.sessions, scale_per_session_kib: scale.map { Spread.rounded($0.perSessionKiB, 1) },

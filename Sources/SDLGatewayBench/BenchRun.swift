@@ -15,6 +15,9 @@ struct BenchPlan: Sendable {
     var fanOutClients: [Int]
     var scaleSessions: Int
     var scaleClients: Int
+    /// Seconds of audio recorded in the audio scenario, and its clients.
+    var audioSeconds: Double = 10
+    var audioClients = 10
     var scenarios: Set<String>
 
     /// Raises the open-file limit to its hard limit (the processes started inherit it) and
@@ -79,6 +82,14 @@ struct BenchRun: Sendable {
             if let throughputCapped { report.throughputSkipped = throughputCapped } else { report = try await throughput(report) }
         }
         if plan.scenarios.contains("putfile") { report = try await putFile(report) }
+        if plan.scenarios.contains("audio") {
+            let scenario = AudioScenario(gateway: base, app: Self.app, seconds: plan.audioSeconds)
+            let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
+            let clients = plan.audioClients
+            report.audio = try await http.run { send in
+                [try await scenario.run(clients: clients, binary: false, send: send), try await scenario.run(clients: clients, binary: true, send: send)]
+            }
+        }
         if plan.scenarios.contains("fanout") {
             if let control { report = try await fanOut(report, control: control) } else { report.fanOutSkipped = "no control API of the head unit's HMI (--control)" }
         }
