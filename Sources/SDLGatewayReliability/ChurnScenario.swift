@@ -47,7 +47,9 @@ struct ChurnScenario {
         result.check(settled, "the gateway still counts event clients 10 s after the last one left")
         result.check(after.3 == before.3, "event clients \(before.3) → \(after.3)")
         result.check(after.0 <= before.0 + 2, "open file descriptors \(before.0) → \(after.0)")
-        result.check(after.1 <= before.1, "threads \(before.1) → \(after.1)")
+        // Pools start and stop threads as they need them (Swift's cooperative pool, NIO's blocking
+        // pool): one or two more is not a leak, which would show one per cycle.
+        result.check(after.1 <= before.1 + 2, "threads \(before.1) → \(after.1)")
         // A leak of one event client's state (about 40 KiB each) would show as 40 MiB per 1,000.
         result.check(after.2 - before.2 < max(8 * 1024, cycles * 8), "resident memory \(before.2 / 1024) → \(after.2 / 1024) MiB")
         result.summary = "\(cycles) WebSocket + \(cycles) SSE cycles (\(parallel) at a time): event clients \(Int(before.3)) → \(Int(after.3)), "
