@@ -3,9 +3,9 @@ import NIOCore
 import SDLProtocol
 
 /// A request of Core that the HMI answers later, as a driver would: an alert shown for its
-/// duration, speech spoken, a slider or a choice waiting for the driver (HMI_API.xml UI.Alert,
-/// UI.SubtleAlert, UI.ScrollableMessage, UI.Slider, UI.PerformInteraction, VR.PerformInteraction,
-/// TTS.Speak).
+/// duration, speech spoken, a slider or a choice waiting for the driver, the microphone recording
+/// (HMI_API.xml UI.Alert, UI.SubtleAlert, UI.ScrollableMessage, UI.Slider, UI.PerformInteraction,
+/// VR.PerformInteraction, TTS.Speak, UI.PerformAudioPassThru).
 public struct HMIInteraction: Sendable, Hashable {
     /// The JSON-RPC id of Core's request, what the answer carries.
     public var id: Int64
@@ -33,6 +33,9 @@ extension HeadlessHMI {
     static let interactionFunctions = [
         "UI.Alert": "Alert", "UI.SubtleAlert": "SubtleAlert", "UI.ScrollableMessage": "ScrollableMessage", "UI.Slider": "Slider",
         "UI.PerformInteraction": "PerformInteraction", "VR.PerformInteraction": "PerformInteraction", "TTS.Speak": "Speak",
+        // Core records the app's audio while this is open and stops when the HMI answers it: at
+        // `maxDuration`, or when Core sends UI.EndAudioPassThru (the app's EndAudioPassThru).
+        "UI.PerformAudioPassThru": "PerformAudioPassThru",
     ]
 
     /// Core waits `DefaultTimeout` (10 s) for a TTS.Speak unless the HMI resets it; longer
@@ -43,7 +46,7 @@ extension HeadlessHMI {
     static func systemContext(of method: String) -> String? {
         switch method {
         case "UI.Alert": "ALERT"
-        case "UI.ScrollableMessage", "UI.Slider", "UI.PerformInteraction": "HMI_OBSCURED"
+        case "UI.ScrollableMessage", "UI.Slider", "UI.PerformInteraction", "UI.PerformAudioPassThru": "HMI_OBSCURED"
         default: nil
         }
     }
@@ -95,6 +98,13 @@ extension HeadlessHMI {
                 && (cancelID == nil || interaction.params["cancelID"]?.intValue == cancelID)
         }.sorted { $0.id < $1.id }
         return (matching.flatMap { close($0.id, code: .aborted) }, !matching.isEmpty)
+    }
+
+    /// `UI.EndAudioPassThru`: ends the open UI.PerformAudioPassThru (any app's: Core records for
+    /// one at a time) SUCCESS. Returns the answers to send first, and whether one was open.
+    mutating func closeAudioPassThru() -> (messages: [HMIMessage], found: Bool) {
+        let open = interactions.values.filter { $0.method == "UI.PerformAudioPassThru" }.sorted { $0.id < $1.id }
+        return (open.flatMap { close($0.id, code: .success) }, !open.isEmpty)
     }
 
     /// The app's open interactions, oldest first.

@@ -200,6 +200,10 @@ public struct HeadlessHMI: Sendable {
         case "UI.ClosePopUp":
             let (closed, _) = abortInteraction(appID: appID, method: params["methodName"]?.stringValue, cancelID: nil)
             return closed + [.answer(id: id, method: method)]
+        case "UI.EndAudioPassThru":
+            // HMI_API.xml: Core stops the capture; the open recording ends SUCCESS first.
+            let (closed, found) = closeAudioPassThru()
+            return closed + [.answer(id: id, method: method, code: found ? .success : .rejected)]
         case "UI.CancelInteraction":
             let target = params["functionID"]?.intValue.flatMap { Self.cancellableMethods[$0] }
             guard let target else { return [.answer(id: id, method: method, code: .invalidID)] }

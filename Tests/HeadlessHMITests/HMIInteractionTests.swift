@@ -51,6 +51,22 @@ struct HMIInteractionTests {
         ])
     }
 
+    @Test("UI.PerformAudioPassThru is held while Core records: HMI_OBSCURED, SUCCESS and MAIN at maxDuration or at UI.EndAudioPassThru")
+    func audioPassThru() throws {
+        var hmi = try Self.hmi()
+        let request: [String: SDLJSON] = ["appID": .int(Self.appID), "maxDuration": 2000, "muteAudio": true, "audioPassThruDisplayTexts": []]
+        #expect(try hmi.receive(.request(id: 90, method: "UI.PerformAudioPassThru", params: request), now: Self.at(0)) == [Self.context("HMI_OBSCURED")])
+        #expect(hmi.nextInteractionDeadline == Self.at(2000))
+        #expect(hmi.expireInteractions(now: Self.at(1999)).isEmpty)
+        #expect(hmi.expireInteractions(now: Self.at(2000)) == [.answer(id: 90, method: "UI.PerformAudioPassThru"), Self.context("MAIN")])
+
+        _ = try hmi.receive(.request(id: 91, method: "UI.PerformAudioPassThru", params: request), now: Self.at(3000))
+        let ended = try hmi.receive(.request(id: 92, method: "UI.EndAudioPassThru", params: [:]), now: Self.at(3500))
+        #expect(ended == [.answer(id: 91, method: "UI.PerformAudioPassThru"), Self.context("MAIN"), .answer(id: 92, method: "UI.EndAudioPassThru")])
+        #expect(hmi.interactions.isEmpty)
+        #expect(try hmi.receive(.request(id: 93, method: "UI.EndAudioPassThru", params: [:]), now: Self.at(4000)) == [.answer(id: 93, method: "UI.EndAudioPassThru", code: .rejected)])
+    }
+
     static func performInteraction(_ hmi: inout HeadlessHMI, layout: String = "ICON_ONLY") throws -> [HMIMessage] {
         let choices: SDLJSON = [["choiceID": 1, "menuName": "Jazz"], ["choiceID": 2, "menuName": "Rock"]]
         _ = try hmi.receive(.request(id: 80, method: "VR.PerformInteraction", params: ["appID": .int(Self.appID), "timeout": 10000]), now: Self.at(0))

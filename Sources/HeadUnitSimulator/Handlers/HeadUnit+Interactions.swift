@@ -70,6 +70,8 @@ extension HeadUnit {
             return parameters["timeout"]?.intValue ?? 30000
         case "Slider", "PerformInteraction":
             return parameters["timeout"]?.intValue ?? 10000
+        case "PerformAudioPassThru":
+            return parameters["maxDuration"]?.intValue ?? 10000
         default:
             return 10000
         }
