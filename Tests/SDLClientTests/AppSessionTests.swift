@@ -77,7 +77,9 @@ struct AppSessionTests {
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", dropConnection: true)), []) }
             let dropped = ContinuousClock.now
             await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "x"], options: .init(checkPermissions: false)) }
-            #expect(ContinuousClock.now - dropped < .seconds(2))
+            // Fast: at the drop, not at the Show's 12 s deadline. Alone it takes milliseconds; with
+            // the whole suite beside it on 2 cores CI once saw 2.2 s, so the bound is 5 s.
+            #expect(ContinuousClock.now - dropped < .seconds(5))
             simulator.perform { unit, _ in (unit.clearFaults(), []) }
             #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
             // The backoff runs on the manual clock: the test moves it instead of waiting.
