@@ -1,4 +1,5 @@
 import NIOCore
+import SDLProtocol
 
 /// What the simulated microphone records for PerformAudioPassThru: a quiet, deterministic
 /// 500 Hz triangle tone as raw PCM, mono, little-endian signed 16-bit or unsigned 8-bit. Public
@@ -11,12 +12,11 @@ public struct AudioPassThruTone: Sendable, Hashable {
 
     public static let frequency = 500
 
-    /// From the request's SamplingRate and BitsPerSample names.
+    /// From the request's SamplingRate and BitsPerSample names (``SDLAudioFormat``).
     public init?(samplingRate: String, bitsPerSample: String) {
-        let rates = ["8KHZ": 8000, "16KHZ": 16000, "22KHZ": 22050, "44KHZ": 44100]
-        let sizes = ["8_BIT": 1, "16_BIT": 2]
-        guard let rate = rates[samplingRate], let size = sizes[bitsPerSample] else { return nil }
-        self.init(sampleRate: rate, bytesPerSample: size)
+        let format = SDLAudioFormat(samplingRate: samplingRate, bitsPerSample: bitsPerSample, audioType: "PCM")
+        guard let rate = format.samplesPerSecond, let bits = format.bitsPerSampleCount else { return nil }
+        self.init(sampleRate: rate, bytesPerSample: bits / 8)
     }
 
     public init(sampleRate: Int, bytesPerSample: Int) {
