@@ -37,10 +37,7 @@ struct AudioRecording: Sendable {
         chunks += 1
         bytes += audio.readableBytes
         let room = max(limit - pcm.readableBytes, 0)
-        if let kept = audio.getSlice(at: audio.readerIndex, length: min(room, audio.readableBytes)) {
-            var kept = kept
-            pcm.writeBuffer(&kept)
-        }
+        pcm.writeImmutableBuffer(audio.getSlice(at: audio.readerIndex, length: min(room, audio.readableBytes)) ?? ByteBuffer())
     }
 
     mutating func end(resultCode: String?) {

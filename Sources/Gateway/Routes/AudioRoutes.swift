@@ -40,7 +40,7 @@ struct AudioRoutes: Sendable {
             }
             // The session saw the recording end (its answer, after the last chunk) while the event
             // pump has not yet: the file waits for the pump rather than miss the last chunks.
-            let running = try executor.apps.session(id).connection?.tracker.audioPassThru?.correlationID
+            let running = try executor.apps.session(id).connection?.audioPassThru?.correlationID
             if !recording.ended, running != recording.correlationID {
                 recording = await audio.ended(correlationID: recording.correlationID, within: Self.endWait) ?? recording
             }

@@ -106,6 +106,9 @@ public final class SDLConnection: Sendable {
     /// The latest OnHashChange `hashID`, for resumption after a reconnect.
     public var latestHashID: String? { state.withLock { $0.machine.tracker.latestHashID } }
 
+    /// The audio pass-thru running on this link: its PerformAudioPassThru sent, not yet answered.
+    public var audioPassThru: SDLAudioPassThruRecording? { state.withLock { $0.machine.tracker.audioPassThru } }
+
     /// How many requests wait for their responses.
     public var pendingRequestCount: Int { state.withLock { $0.machine.pendingCount } }
 
