@@ -301,28 +301,24 @@ public final class GatewayApps: Service, Sendable {
 
     /// Waits until the app registered or closed, at most `limit`.
     func waitUntilSettled(_ id: String, limit: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                let token = self.state.withLock { state -> UInt64 in
-                    state.nextWaiter += 1
-                    return state.nextWaiter
-                }
-                await withTaskCancellationHandler {
-                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                        let ready = self.state.withLock { state -> Bool in
-                            guard let info = state.apps[id], !info.settled, !Task.isCancelled else { return true }
-                            state.apps[id]?.waiters[token] = continuation
-                            return false
-                        }
-                        if ready { continuation.resume() }
-                    }
-                } onCancel: {
-                    self.state.withLock { $0.apps[id]?.waiters.removeValue(forKey: token) }?.resume()
-                }
+        _ = await waitWithin(limit) { () async -> Void? in
+            let token = self.state.withLock { state -> UInt64 in
+                state.nextWaiter += 1
+                return state.nextWaiter
             }
-            group.addTask { try? await Task.sleep(for: limit) }
-            await group.next()
-            group.cancelAll()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let ready = self.state.withLock { state -> Bool in
+                        guard let info = state.apps[id], !info.settled, !Task.isCancelled else { return true }
+                        state.apps[id]?.waiters[token] = continuation
+                        return false
+                    }
+                    if ready { continuation.resume() }
+                }
+            } onCancel: {
+                self.state.withLock { $0.apps[id]?.waiters.removeValue(forKey: token) }?.resume()
+            }
+            return ()
         }
     }
 

@@ -69,16 +69,7 @@ final class AudioRecorder: Sendable {
     /// answer reached the event pump, after its last chunk) and returns it; nil when it was
     /// refused without audio, or after `limit`, or when the caller is cancelled.
     func ended(correlationID: UInt32, within limit: Duration) async -> AudioRecording? {
-        await withTaskGroup(of: AudioRecording?.self) { group in
-            group.addTask { await self.waitForEnd(correlationID) }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await waitWithin(limit) { await self.waitForEnd(correlationID) }
     }
 
     private func waitForEnd(_ correlationID: UInt32) async -> AudioRecording? {
