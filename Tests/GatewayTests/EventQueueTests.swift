@@ -4,6 +4,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import SDLProtocol
+import Synchronization
 import Testing
 
 @Suite("Events: client queues, filters and the hub")
@@ -73,6 +74,71 @@ struct EventQueueTests {
         changed.seq = 99
         #expect((try SDLJSON.parse(changed.encodedJSON))["seq"] == 99)
         #expect(changed != whole)
+    }
+
+    @Test("An event's text frame: FIN and text, the length in 1, 2 or 8 bytes (RFC 6455 §5.2), the JSON as its payload")
+    func textFrame() throws {
+        for (padding, header) in [(0, [UInt8]()), (200, [126]), (70_000, [127])] {
+            var event = Self.event(7, data: ["pad": .string(String(repeating: "x", count: padding))])
+            let unencoded = event.encodedTextFrame
+            event.encode()
+            let frame = event.encodedTextFrame
+            #expect(frame == unencoded, "the kept encoding is the one made on demand")
+            let json = event.encodedJSON
+            let length = json.readableBytes
+            var expected: [UInt8] = [0x81]
+            switch header.first {
+            case nil: expected.append(UInt8(length))
+            case 126: expected += [126, UInt8(length >> 8), UInt8(length & 0xFF)]
+            default: expected += [127, 0, 0, 0, 0, UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)]
+            }
+            #expect(Array(frame.readableBytesView.prefix(expected.count)) == expected)
+            #expect(frame.getSlice(at: frame.readerIndex + expected.count, length: length) == json)
+            #expect(frame.readableBytes == expected.count + length)
+            #expect(try SDLJSON.parse(json) == event.json)
+        }
+        // 125 bytes is the last length of one byte, 126 the first of two.
+        for target in [125, 126] {
+            var event = Self.event(1, data: [:])
+            let base = event.encodedJSON.readableBytes
+            event.data = ["p": .string(String(repeating: "y", count: target - base - 6))]
+            #expect(event.encodedJSON.readableBytes == target)
+            #expect(Array(event.encodedTextFrame.readableBytesView.prefix(2)) == (target == 125 ? [0x81, 125] : [0x81, 126]))
+        }
+    }
+
+    @Test("A polled queue: the ready handler fires for each event and at the end, at once when something waits already")
+    func polled() {
+        let queue = EventClientQueue(capacity: 2)
+        queue.push(Self.event(1))
+        let calls = Mutex(0)
+        queue.onReady { calls.withLock { $0 += 1 } }
+        #expect(calls.withLock { $0 } == 1, "an event queued before the reader came")
+        queue.push(Self.event(2))
+        queue.push(Self.event(3))  // the queue is full: a gap, no call
+        #expect(calls.withLock { $0 } == 2)
+        var seen: [String] = []
+        while case .event(let event) = queue.poll() { seen.append(event.type == "gap" ? "gap" : "\(event.seq)") }
+        #expect(seen == ["1", "2", "gap"])
+        guard case .empty = queue.poll() else { Issue.record("an empty queue polls empty"); return }
+        queue.finish()
+        #expect(calls.withLock { $0 } == 3)
+        guard case .finished = queue.poll() else { Issue.record("a finished queue polls finished"); return }
+    }
+
+    @Test("Clients whose filter leaves an event whole share its encoding; a trimmed copy is shared by clients of one filter")
+    func sharedAcrossFilters() async throws {
+        let hub = EventHub()
+        let whole = try hub.subscribe(app: "demo", filter: EventFilter(types: nil, names: ["speed", "rpm"]))
+        let trimmed = try (0..<2).map { _ in try hub.subscribe(app: "demo", filter: EventFilter(types: nil, names: ["speed"])) }
+        hub.publish(app: "demo", type: "vehicleData", data: ["speed": 1, "rpm": 2], time: Date(timeIntervalSince1970: 0))
+        let event = try #require(await whole.queue.next())
+        #expect(event.data == ["speed": 1, "rpm": 2])
+        let first = try #require(await trimmed[0].queue.next())
+        let second = try #require(await trimmed[1].queue.next())
+        #expect(first.data == ["speed": 1])
+        #expect(first.encodedTextFrame == second.encodedTextFrame)
+        #expect(first.encodedTextFrame.withUnsafeReadableBytes { $0.baseAddress } == second.encodedTextFrame.withUnsafeReadableBytes { $0.baseAddress })
     }
 
     @Test("The hub replays since from the ring (after a gap for what it no longer keeps), fans out per app, limits clients")

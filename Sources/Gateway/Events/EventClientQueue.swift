@@ -20,9 +20,20 @@ public final class EventClientQueue: Sendable {
         case keepAlive
     }
 
+    /// What ``poll()`` finds without waiting.
+    public enum Poll: Sendable {
+        case event(GatewayEvent)
+        /// Nothing queued now: ``onReady(_:)``'s handler says when something is.
+        case empty
+        /// Finished, and everything queued was taken.
+        case finished
+    }
+
     private struct State: Sendable {
         var items = CircularBuffer<Item>()
         var waiter: CheckedContinuation<Delivery?, Never>?
+        /// Set by ``onReady(_:)``: called (outside the lock) for each event queued and at the end.
+        var readyHandler: (@Sendable () -> Void)?
         var finished = false
         var nudged = false
         var dropped: UInt64 = 0
@@ -49,11 +60,11 @@ public final class EventClientQueue: Sendable {
     /// Offers an event; never waits. Returns false when it was dropped (the queue was full).
     @discardableResult
     public func push(_ event: GatewayEvent) -> Bool {
-        let (waiter, accepted) = state.withLock { state -> (CheckedContinuation<Delivery?, Never>?, Bool) in
-            guard !state.finished else { return (nil, false) }
+        let (waiter, accepted, handler) = state.withLock { state -> (CheckedContinuation<Delivery?, Never>?, Bool, (@Sendable () -> Void)?) in
+            guard !state.finished else { return (nil, false, nil) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter, true)
+                return (waiter, true, nil)
             }
             let queued = state.items.count - (state.items.last.map { if case .gap = $0 { 1 } else { 0 } } ?? 0)
             if queued >= capacity {
@@ -63,12 +74,13 @@ public final class EventClientQueue: Sendable {
                 } else {
                     state.items.append(.gap(app: event.app, missed: 1, lastSeq: event.seq))
                 }
-                return (nil, false)
+                return (nil, false, nil)
             }
             state.items.append(.event(event))
-            return (nil, true)
+            return (nil, true, state.readyHandler)
         }
         waiter?.resume(returning: .event(event))
+        handler?()
         return accepted
     }
 
@@ -80,12 +92,33 @@ public final class EventClientQueue: Sendable {
 
     /// Ends the stream: ``next()`` returns what is queued, then nil.
     public func finish() {
-        let waiter = state.withLock { state in
+        let (waiter, handler) = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
-            return state.waiter
+            return (state.waiter, state.readyHandler)
         }
         waiter?.resume(returning: nil)
+        handler?()
+    }
+
+    /// For a reader that polls instead of waiting (``WebSocketEventPump``): `handler` is called
+    /// whenever an event is queued and when the queue finishes, from the thread that did it, and
+    /// once now if anything is ready already (a `since` replay queued before the reader came).
+    /// It must return quickly: the hub calls it while it holds its lock.
+    public func onReady(_ handler: @escaping @Sendable () -> Void) {
+        let ready = state.withLock { state in
+            state.readyHandler = handler
+            return !state.items.isEmpty || state.finished
+        }
+        if ready { handler() }
+    }
+
+    /// The next event (a `gap` where events were lost) without waiting.
+    public func poll() -> Poll {
+        state.withLock { state in
+            if let item = state.items.popFirst() { return .event(Self.event(item)) }
+            return state.finished ? .finished : .empty
+        }
     }
 
     /// Wakes the reader with ``Delivery/keepAlive`` if it is waiting, else makes its next wait

@@ -32,6 +32,8 @@ public struct EventFilter: Sendable, Hashable {
     public func apply(_ event: GatewayEvent) -> GatewayEvent? {
         if let types, !types.contains(event.type), event.type != "gap", event.type != "connection" { return nil }
         guard event.type == "vehicleData", let names, let members = event.data.objectValue else { return event }
+        // Nothing to take out: the event itself, with the encoding it may share with other clients.
+        if !members.isEmpty, members.keys.allSatisfy(names.contains) { return event }
         let kept = members.filter { names.contains($0.key) }
         guard !kept.isEmpty else { return nil }
         var filtered = event

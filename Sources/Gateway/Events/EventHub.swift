@@ -141,8 +141,20 @@ public final class EventHub: Sendable {
         if !state.clients.isEmpty { event.encode() }
         var delivered = 0
         var dropped = 0
+        // Clients with one filter share its result, and so its encoding (a few filters are
+        // remembered; clients tend to ask alike).
+        var results: [(filter: EventFilter, event: GatewayEvent?)] = []
         for client in state.clients.values where client.app == nil || client.app == app {
-            guard let filtered = client.filter.apply(event) else { continue }
+            let filtered: GatewayEvent?
+            if let known = results.first(where: { $0.filter == client.filter }) {
+                filtered = known.event
+            } else {
+                var result = client.filter.apply(event)
+                result?.encode()
+                filtered = result
+                if results.count < 8 { results.append((client.filter, result)) }
+            }
+            guard let filtered else { continue }
             if client.queue.push(filtered) { delivered += 1 } else { dropped += 1 }
         }
         return (event, delivered, dropped)

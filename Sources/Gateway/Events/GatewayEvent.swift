@@ -19,9 +19,10 @@ public struct GatewayEvent: Sendable, Hashable {
     /// replayed event has none (``audioBytes`` decodes them).
     public var attachment: ByteBuffer?
 
-    /// ``json`` as UTF-8 text, kept once ``encode()`` made it: the hub encodes an event once for
-    /// all the clients that get it unchanged instead of once per client. Any change forgets it.
-    private var encoded: ByteBuffer?
+    /// The kept encoding once ``encode()`` made it: ``json`` as a WebSocket text frame, whose
+    /// payload is ``encodedJSON``. The hub encodes an event once for all the clients that get it
+    /// unchanged instead of once per client. Any change forgets it.
+    private var encoded: EncodedFrame?
 
     public init(seq: UInt64, time: Date, app: String, type: String, data: SDLJSON) {
         self.seq = seq
@@ -46,17 +47,23 @@ public struct GatewayEvent: Sendable, Hashable {
         hasher.combine(type)
     }
 
-    /// Keeps ``encodedJSON`` so that every copy of this event shares one encoding.
+    /// Keeps ``encodedJSON`` and ``encodedTextFrame`` so that every copy of this event shares one encoding.
     public mutating func encode() {
-        if encoded == nil { encoded = encodedJSON }
+        if encoded == nil { encoded = EncodedFrame(json) }
     }
 
     /// ``json`` as compact UTF-8 JSON text: the kept encoding, or a new one.
     public var encodedJSON: ByteBuffer {
-        if let encoded { return encoded }
+        if let encoded { return encoded.payload }
         var buffer = ByteBuffer()
         json.write(to: &buffer)
         return buffer
+    }
+
+    /// ``json`` as one unmasked WebSocket text frame as a server sends it (RFC 6455 §5.2): what an
+    /// event WebSocket writes to every client that gets this event unchanged, the same bytes.
+    public var encodedTextFrame: ByteBuffer {
+        (encoded ?? EncodedFrame(json)).frame
     }
 
     public var json: SDLJSON {
@@ -80,4 +87,31 @@ public struct GatewayEvent: Sendable, Hashable {
         "buttonEvent", "buttonPress", "command", "keyboardInput", "touchEvent", "systemCapability", "language",
         "audioPassThru", "notification", "rpc", "gap", "softButton", "mediaButton", "menuSelection", "choice",
     ]
+}
+
+/// A text frame with its payload written once: the header (2, 4 or 10 bytes, RFC 6455 §5.2)
+/// goes in front of the JSON in the same buffer, so the JSON alone is a slice of it.
+private struct EncodedFrame: Sendable {
+    let frame: ByteBuffer
+    let headerLength: Int
+
+    var payload: ByteBuffer { frame.getSlice(at: frame.readerIndex + headerLength, length: frame.readableBytes - headerLength)! }
+
+    init(_ json: SDLJSON) {
+        let room = 10
+        var buffer = ByteBuffer()
+        buffer.writeRepeatingByte(0, count: room)
+        json.write(to: &buffer)
+        let length = buffer.readableBytes - room
+        var header: [UInt8] = [0x81]  // FIN, opcode 1 (text); a server does not mask
+        switch length {
+        case ..<126: header.append(UInt8(length))
+        case ...0xFFFF: header += [126, UInt8(length >> 8), UInt8(length & 0xFF)]
+        default: header.append(127); header += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(length) >> ($0 * 8)) }
+        }
+        buffer.setBytes(header, at: room - header.count)
+        buffer.moveReaderIndex(forwardBy: room - header.count)
+        self.frame = buffer
+        self.headerLength = header.count
+    }
 }

@@ -101,14 +101,20 @@ struct EventRoutes: Sendable {
             return .upgrade(Self.upgradeHeaders(request))
         }) { inbound, outbound, context in
             let app = try context.requestContext.parameters.decoded("id")
-            try await webSocket(inbound, outbound, stream: try stream(context.request, app: app), scope: context.requestContext.scope, clientKey: context.requestContext.clientKey)
+            try await webSocket(
+                inbound, outbound, channel: context.requestContext.channel, stream: try stream(context.request, app: app), scope: context.requestContext.scope,
+                clientKey: context.requestContext.clientKey
+            )
         }
         router.ws("v1/events", shouldUpgrade: { request, _ in
             try checkOrigin(request)
             _ = try stream(request, app: nil)
             return .upgrade(Self.upgradeHeaders(request))
         }) { inbound, outbound, context in
-            try await webSocket(inbound, outbound, stream: try stream(context.request, app: nil), scope: context.requestContext.scope, clientKey: context.requestContext.clientKey)
+            try await webSocket(
+                inbound, outbound, channel: context.requestContext.channel, stream: try stream(context.request, app: nil), scope: context.requestContext.scope,
+                clientKey: context.requestContext.clientKey
+            )
         }
     }
 
@@ -178,7 +184,9 @@ struct EventRoutes: Sendable {
 
     // MARK: WebSocket
 
-    private func webSocket(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, scope: TokenScope?, clientKey: String) async throws {
+    private func webSocket(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?, clientKey: String
+    ) async throws {
         let subscription: EventHub.Subscription
         do {
             subscription = try apps.hub.subscribe(app: stream.app, filter: stream.filter, since: stream.since)
@@ -189,27 +197,27 @@ struct EventRoutes: Sendable {
         defer { subscription.cancel() }
         // Graceful shutdown ends the queue: the writer then closes with 1001 (going away).
         try await withGracefulShutdownHandler {
-            try await serveWebSocket(inbound, outbound, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription)
+            try await serveWebSocket(inbound, outbound, channel: channel, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription)
         } onGracefulShutdown: {
             subscription.cancel()
         }
     }
 
     private func serveWebSocket(
-        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, stream: Stream, scope: TokenScope?, clientKey: String,
-        subscription: EventHub.Subscription
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?,
+        clientKey: String, subscription: EventHub.Subscription
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                while let event = await subscription.queue.next() {
-                    if stream.binaryAudio, let audio = event.audioBytes {
-                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: event.encodedHeaderJSON)))
-                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .binary, data: audio)))
-                        continue
-                    }
-                    // The hub's one encoding of the event, shared by every client's frame.
-                    try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: event.encodedJSON)))
+                // Events are written from the connection's event loop (WebSocketEventPump); this
+                // task waits for the stream's end.
+                let pump = try await WebSocketEventPump.start(channel: channel, queue: subscription.queue, binaryAudio: stream.binaryAudio)
+                await withTaskCancellationHandler {
+                    await pump.ended()
+                } onCancel: {
+                    pump.stop()
                 }
+                guard !Task.isCancelled else { return }
                 // The gateway is shutting down or the app was deleted.
                 try await outbound.close(.goingAway, reason: "the event stream ended")
             }
