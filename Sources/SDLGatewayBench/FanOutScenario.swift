@@ -1,9 +1,6 @@
 import Foundation
-import HummingbirdWSClient
-import Logging
 import NIOCore
-import NIOHTTP1
-import NIOWebSocket
+import NIOPosix
 import ProcessHarness
 import SDLProtocol
 import Synchronization
@@ -43,31 +40,32 @@ struct FanOutScenario {
         let finished = BenchSignal()
         let count = Int(Double(rate) * duration.seconds)
         let stopValue = firstValue + count
-        let receipts = Receipts()
-        var logger = Logger(label: "sdl-gateway-bench.fanout")
-        logger.logLevel = .critical
-        let url = "ws://\(gateway)/v1/apps/\(app)/events?types=vehicleData&names=odometer"
-        let logger2 = logger
+        let parts = gateway.split(separator: ":")
+        guard parts.count == 2, let port = Int(parts[1]) else { throw BenchFailure(description: "fanout: the gateway is host:port, not \(gateway)") }
+        let host = String(parts[0])
+        let path = "/v1/apps/\(app)/events?types=vehicleData&names=odometer"
+        let receivers = Receivers()
         return try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<clients {
                 group.addTask {
-                    try await WebSocketClient.connect(url: url, logger: logger2) { inbound, outbound, _ in
-                        let log = receipts.add(capacity: count + 8)
+                    let (channel, receiver) = try await FanOutReceiver.connect(
+                        host: host, port: port, path: path, firstValue: firstValue, stopValue: stopValue, group: MultiThreadedEventLoopGroup.singleton
+                    )
+                    receivers.list.withLock { $0.append((channel, receiver)) }
+                    let (upgraded, primedFuture, finishedFuture) = try await channel.eventLoop.submit {
+                        (receiver.value.upgraded.futureResult, receiver.value.primed.futureResult, receiver.value.finished.futureResult)
+                    }.get()
+                    try await withTaskCancellationHandler {
+                        try await upgraded.get()
                         await connected.add()
-                        var isPrimed = false
-                        for try await message in inbound.messages(maxSize: 1 << 16) {
-                            let now = ContinuousClock.now
-                            guard case .text(let text) = message, let value = Self.odometer(text) else { continue }
-                            if value < firstValue {
-                                if !isPrimed { isPrimed = true; await primed.add() }
-                                continue
-                            }
-                            if value >= stopValue { break }
-                            log.log.withLock { $0.append((value, now)) }
-                        }
+                        try await primedFuture.get()
+                        await primed.add()
+                        try await finishedFuture.get()
                         await finished.add()
-                        try await outbound.close(.normalClosure, reason: nil)
+                    } onCancel: {
+                        channel.close(promise: nil)
                     }
+                    try await channel.close()
                 }
             }
             defer { group.cancelAll() }
@@ -99,7 +97,11 @@ struct FanOutScenario {
             // What arrived by now counts; what a slow client had not received yet does not.
             var durations: [Duration] = []
             var delivered = 0
-            for seen in receipts.all {
+            var all: [[(Int, ContinuousClock.Instant)]] = []
+            for (channel, receiver) in receivers.list.withLock({ $0 }) {
+                all.append(try await channel.eventLoop.submit { receiver.value.receipts }.get())
+            }
+            for seen in all {
                 for (value, received) in seen {
                     guard let sent = sentAt[value] else { continue }
                     delivered += 1
@@ -110,38 +112,8 @@ struct FanOutScenario {
         }
     }
 
-    /// What each client received so far: (value, when), one log per client.
-    final class Receipts: Sendable {
-        typealias Log = Mutex<[(Int, ContinuousClock.Instant)]>
-
-        private let logs = Mutex<[Box]>([])
-
-        final class Box: Sendable {
-            let log: Log
-            init(capacity: Int) {
-                var list: [(Int, ContinuousClock.Instant)] = []
-                list.reserveCapacity(capacity)
-                log = Log(list)
-            }
-        }
-
-        /// A new client's log.
-        func add(capacity: Int) -> Box {
-            let box = Box(capacity: capacity)
-            logs.withLock { $0.append(box) }
-            return box
-        }
-
-        var all: [[(Int, ContinuousClock.Instant)]] {
-            logs.withLock { $0 }.map { box in box.log.withLock { $0 } }
-        }
-    }
-
-    /// The `odometer` of a `vehicleData` event (`…"odometer":123…`), read without parsing the
-    /// whole envelope.
-    static func odometer(_ text: String) -> Int? {
-        guard let range = text.range(of: "\"odometer\":") else { return nil }
-        let digits = text[range.upperBound...].prefix { $0.isNumber }
-        return Int(digits)
+    /// Every client's channel and receiver, to read their receipts at the end.
+    final class Receivers: Sendable {
+        let list = Mutex<[(channel: any Channel, receiver: NIOLoopBound<FanOutReceiver>)]>([])
     }
 }

@@ -1,3 +1,5 @@
+import NIOCore
+import NIOEmbedded
 import NIOHTTP1
 import Testing
 
@@ -58,7 +60,46 @@ struct BenchFiguresTests {
         let figures = FanOutScenario.Figures(clients: 100, sent: 50, delivered: 4990, latency: LatencySample(milliseconds: [1, 2, 3]), gatewayCPUSeconds: 0.499)
         #expect(figures.deliveredFraction == 0.998)
         #expect(abs(figures.cpuPerThousand - 0.1) < 1e-9)
-        #expect(FanOutScenario.odometer(#"{"seq":4,"type":"vehicleData","data":{"odometer":1000123}}"#) == 1_000_123)
-        #expect(FanOutScenario.odometer(#"{"type":"vehicleData","data":{"speed":3}}"#) == nil)
+        #expect(FanOutReceiver.odometer(ByteBuffer(string: #"{"seq":4,"type":"vehicleData","data":{"odometer":1000123}}"#)) == 1_000_123)
+        #expect(FanOutReceiver.odometer(ByteBuffer(string: #"{"type":"vehicleData","data":{"speed":3}}"#)) == nil)
+        #expect(FanOutReceiver.odometer(ByteBuffer(string: #"{"odometer":}"#)) == nil)
+    }
+
+    @Test("The fan-out client upgrades, reads frames split anywhere, answers a ping with a masked pong, notes the measured values")
+    func fanOutReceiver() throws {
+        let channel = EmbeddedChannel()
+        let receiver = FanOutReceiver(host: "127.0.0.1", path: "/v1/apps/a/events", firstValue: 100, stopValue: 103, eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.addHandler(receiver)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let request = try #require(try channel.readOutbound(as: ByteBuffer.self))
+        #expect(String(buffer: request).hasPrefix("GET /v1/apps/a/events HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"))
+
+        func text(_ json: String) -> [UInt8] { [0x81, UInt8(json.utf8.count)] + Array(json.utf8) }
+        var input = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".utf8)
+        input += text(#"{"data":{"odometer":99}}"#)  // primes
+        input += [0x89, 0x02, 0x68, 0x69]  // ping "hi"
+        input += text(#"{"data":{"odometer":100}}"#) + text(#"{"data":{"odometer":102}}"#) + text(#"{"data":{"odometer":103}}"#)
+        // Delivered in pieces of 7 bytes: headers and payloads cut anywhere.
+        for start in stride(from: 0, to: input.count, by: 7) {
+            try channel.writeInbound(ByteBuffer(bytes: input[start..<min(start + 7, input.count)]))
+        }
+        #expect(throws: Never.self) { try receiver.upgraded.futureResult.wait() }
+        #expect(throws: Never.self) { try receiver.primed.futureResult.wait() }
+        #expect(throws: Never.self) { try receiver.finished.futureResult.wait() }
+        #expect(receiver.receipts.map(\.0) == [100, 102])
+        let pong = try #require(try channel.readOutbound(as: ByteBuffer.self))
+        #expect(Array(pong.readableBytesView) == [0x8A, 0x82, 0x5A, 0x3C, 0x96, 0x0F, 0x68 ^ 0x5A, 0x69 ^ 0x3C])
+        _ = try channel.finish()
+    }
+
+    @Test("A refused upgrade fails the fan-out client")
+    func fanOutRefused() throws {
+        let channel = EmbeddedChannel()
+        let receiver = FanOutReceiver(host: "h", path: "/x", firstValue: 0, stopValue: 1, eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.addHandler(receiver)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"))
+        #expect(throws: FanOutReceiver.Failure.self) { try receiver.upgraded.futureResult.wait() }
+        #expect(throws: FanOutReceiver.Failure.self) { try receiver.finished.futureResult.wait() }
     }
 }
