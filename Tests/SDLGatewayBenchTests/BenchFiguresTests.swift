@@ -67,10 +67,7 @@ struct BenchFiguresTests {
 
     @Test("The fan-out client upgrades, reads frames split anywhere, answers a ping with a masked pong, notes the measured values")
     func fanOutReceiver() throws {
-        let channel = EmbeddedChannel()
-        let receiver = FanOutReceiver(host: "127.0.0.1", path: "/v1/apps/a/events", firstValue: 100, stopValue: 103, eventLoop: channel.eventLoop)
-        try channel.pipeline.syncOperations.addHandler(receiver)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (channel, receiver) = try Self.connectedReceiver(firstValue: 100, stopValue: 103)
         let request = try #require(try channel.readOutbound(as: ByteBuffer.self))
         #expect(String(buffer: request).hasPrefix("GET /v1/apps/a/events HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"))
 
@@ -94,12 +91,18 @@ struct BenchFiguresTests {
 
     @Test("A refused upgrade fails the fan-out client")
     func fanOutRefused() throws {
-        let channel = EmbeddedChannel()
-        let receiver = FanOutReceiver(host: "h", path: "/x", firstValue: 0, stopValue: 1, eventLoop: channel.eventLoop)
-        try channel.pipeline.syncOperations.addHandler(receiver)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (channel, receiver) = try Self.connectedReceiver(firstValue: 0, stopValue: 1)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"))
         #expect(throws: FanOutReceiver.Failure.self) { try receiver.upgraded.futureResult.wait() }
         #expect(throws: FanOutReceiver.Failure.self) { try receiver.finished.futureResult.wait() }
+    }
+
+    /// A fan-out client of `/v1/apps/a/events` on an embedded channel, connected (its upgrade written).
+    static func connectedReceiver(firstValue: Int, stopValue: Int) throws -> (EmbeddedChannel, FanOutReceiver) {
+        let channel = EmbeddedChannel()
+        let receiver = FanOutReceiver(host: "127.0.0.1", path: "/v1/apps/a/events", firstValue: firstValue, stopValue: stopValue, eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.addHandler(receiver)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return (channel, receiver)
     }
 }
