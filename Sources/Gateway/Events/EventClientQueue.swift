@@ -45,13 +45,17 @@ public final class EventClientQueue: Sendable {
     /// draining a full queue must not hold a thread the sessions' readers need.
     static let yieldEvery = 32
 
+    /// Slots a queue starts with; it doubles up to ``capacity`` when a client falls behind. An
+    /// idle client holds 2 (an item is some 130 bytes: 16 slots were 2 KB of every idle client).
+    static let initialSlots = 2
+
     public let capacity: Int
     private let state: Mutex<State>
 
     public init(capacity: Int = EventClientQueue.defaultCapacity) {
         precondition(capacity > 0, "a client queue holds at least one event")
         self.capacity = capacity
-        self.state = Mutex(State(items: CircularBuffer(initialCapacity: min(capacity, 16))))
+        self.state = Mutex(State(items: CircularBuffer(initialCapacity: min(capacity, Self.initialSlots))))
     }
 
     /// Events lost to this client so far.

@@ -37,6 +37,10 @@ struct EventRoutes: Sendable {
 
     static let maximumRPCsInFlight = 16
 
+    /// How long a client has to answer the gateway's close frame (RFC 6455 §7.1.1; Hummingbird
+    /// waits as long when a handler ends).
+    static let closeHandshakeLimit: Duration = .seconds(15)
+
     struct Stream: Sendable {
         var app: String?
         var filter: EventFilter
@@ -207,42 +211,41 @@ struct EventRoutes: Sendable {
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?,
         clientKey: String, subscription: EventHub.Subscription
     ) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        // One group: the wait for the stream's end, and the client's RPCs. Events are written from
+        // the connection's event loop (WebSocketEventPump); the client's messages are read here.
+        try await withThrowingDiscardingTaskGroup { group in
+            let pump = try await WebSocketEventPump.start(channel: channel, queue: subscription.queue, binaryAudio: stream.binaryAudio)
             group.addTask {
-                // Events are written from the connection's event loop (WebSocketEventPump); this
-                // task waits for the stream's end.
-                let pump = try await WebSocketEventPump.start(channel: channel, queue: subscription.queue, binaryAudio: stream.binaryAudio)
                 await withTaskCancellationHandler {
                     await pump.ended()
                 } onCancel: {
                     pump.stop()
                 }
                 guard !Task.isCancelled else { return }
-                // The gateway is shutting down or the app was deleted.
+                // The gateway is shutting down or the app was deleted. The client's answering
+                // close ends the messages below; a client that never answers is cut off.
                 try await outbound.close(.goingAway, reason: "the event stream ended")
+                try await Task.sleep(for: Self.closeHandshakeLimit)
+                try await channel.close()
             }
-            group.addTask {
-                let inFlight = InFlightCounter(limit: Self.maximumRPCsInFlight)
-                try await withThrowingDiscardingTaskGroup { rpcs in
-                    for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
-                        guard case .text(let text) = message else {
-                            try await outbound.write(.text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
-                            continue
-                        }
-                        guard let (id, work) = handle(text, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription) else { continue }
-                        guard inFlight.enter() else {
-                            let busy = GatewayError(.tooManyPendingRequests, "at most \(Self.maximumRPCsInFlight) RPCs at once per WebSocket")
-                            try await outbound.write(.text(Self.reply(id: id, busy).serialized()))
-                            continue
-                        }
-                        rpcs.addTask {
-                            defer { inFlight.leave() }
-                            try await outbound.write(.text(await work().serialized()))
-                        }
-                    }
+            let inFlight = InFlightCounter(limit: Self.maximumRPCsInFlight)
+            for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
+                guard case .text(let text) = message else {
+                    try await outbound.write(.text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
+                    continue
+                }
+                guard let (id, work) = handle(text, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription) else { continue }
+                guard inFlight.enter() else {
+                    let busy = GatewayError(.tooManyPendingRequests, "at most \(Self.maximumRPCsInFlight) RPCs at once per WebSocket")
+                    try await outbound.write(.text(Self.reply(id: id, busy).serialized()))
+                    continue
+                }
+                group.addTask {
+                    defer { inFlight.leave() }
+                    try await outbound.write(.text(await work().serialized()))
                 }
             }
-            try await group.next()
+            // The client left or closed: nothing more to write.
             group.cancelAll()
         }
     }
