@@ -418,6 +418,7 @@ let package = Package(
         .testTarget(
             name: "SDLGatewayBenchTests",
             dependencies: [
+                "ProcessHarness",
                 "SDLGatewayBench",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

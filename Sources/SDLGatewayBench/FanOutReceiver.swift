@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import ProcessHarness
 
 /// One `fanout` client, as cheap as a WebSocket client can be: a channel handler on the harness's
 /// event loop that upgrades (RFC 6455 §4.1), reads the server's unmasked frames (§5.2), answers
@@ -9,10 +10,6 @@ import NIOPosix
 final class FanOutReceiver: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
 
     private let host: String
     private let path: String
@@ -43,10 +40,19 @@ final class FanOutReceiver: ChannelInboundHandler {
         receipts.reserveCapacity(max(0, stopValue - firstValue) + 8)
     }
 
+    /// A connected client: its channel, its handler, and the handler's three milestones.
+    struct Connection: Sendable {
+        let channel: any Channel
+        let receiver: NIOLoopBound<FanOutReceiver>
+        let upgraded: EventLoopFuture<Void>
+        let primed: EventLoopFuture<Void>
+        let finished: EventLoopFuture<Void>
+    }
+
     /// Connects to `host:port` and upgrades `path`; the handler is the channel's only one.
     static func connect(
         host: String, port: Int, path: String, firstValue: Int, stopValue: Int, group: any EventLoopGroup
-    ) async throws -> (channel: any Channel, receiver: NIOLoopBound<FanOutReceiver>) {
+    ) async throws -> Connection {
         let channel = try await ClientBootstrap(group: group)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -56,10 +62,13 @@ final class FanOutReceiver: ChannelInboundHandler {
                 }
             }
             .connect(host: host, port: port).get()
-        let receiver = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: FanOutReceiver.self), eventLoop: channel.eventLoop)
+        return try await channel.eventLoop.submit {
+            let receiver = try channel.pipeline.syncOperations.handler(type: FanOutReceiver.self)
+            return Connection(
+                channel: channel, receiver: NIOLoopBound(receiver, eventLoop: channel.eventLoop), upgraded: receiver.upgraded.futureResult,
+                primed: receiver.primed.futureResult, finished: receiver.finished.futureResult
+            )
         }.get()
-        return (channel, receiver)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -79,7 +88,7 @@ final class FanOutReceiver: ChannelInboundHandler {
             guard let end = input.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
             let head = input.readString(length: end.upperBound - input.readerIndex) ?? ""
             guard head.hasPrefix("HTTP/1.1 101") else {
-                fail(context, Failure(description: "the upgrade was answered \(head.prefix(while: { $0 != "\r" }))"))
+                fail(context, BenchFailure(description: "the upgrade was answered \(head.prefix(while: { $0 != "\r" }))"))
                 return
             }
             isUpgraded = true
@@ -175,7 +184,7 @@ final class FanOutReceiver: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        let closed = Failure(description: "the gateway closed the connection")
+        let closed = BenchFailure(description: "the gateway closed the connection")
         upgraded.fail(closed)
         primed.fail(closed)
         finished.fail(closed)

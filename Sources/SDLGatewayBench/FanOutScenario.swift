@@ -48,24 +48,21 @@ struct FanOutScenario {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<clients {
                 group.addTask {
-                    let (channel, receiver) = try await FanOutReceiver.connect(
+                    let connection = try await FanOutReceiver.connect(
                         host: host, port: port, path: path, firstValue: firstValue, stopValue: stopValue, group: MultiThreadedEventLoopGroup.singleton
                     )
-                    receivers.list.withLock { $0.append((channel, receiver)) }
-                    let (upgraded, primedFuture, finishedFuture) = try await channel.eventLoop.submit {
-                        (receiver.value.upgraded.futureResult, receiver.value.primed.futureResult, receiver.value.finished.futureResult)
-                    }.get()
+                    receivers.list.withLock { $0.append(connection) }
                     try await withTaskCancellationHandler {
-                        try await upgraded.get()
+                        try await connection.upgraded.get()
                         await connected.add()
-                        try await primedFuture.get()
+                        try await connection.primed.get()
                         await primed.add()
-                        try await finishedFuture.get()
+                        try await connection.finished.get()
                         await finished.add()
                     } onCancel: {
-                        channel.close(promise: nil)
+                        connection.channel.close(promise: nil)
                     }
-                    try await channel.close()
+                    try await connection.channel.close()
                 }
             }
             defer { group.cancelAll() }
@@ -98,8 +95,9 @@ struct FanOutScenario {
             var durations: [Duration] = []
             var delivered = 0
             var all: [[(Int, ContinuousClock.Instant)]] = []
-            for (channel, receiver) in receivers.list.withLock({ $0 }) {
-                all.append(try await channel.eventLoop.submit { receiver.value.receipts }.get())
+            for connection in receivers.list.withLock({ $0 }) {
+                let receiver = connection.receiver
+                all.append(try await connection.channel.eventLoop.submit { receiver.value.receipts }.get())
             }
             for seen in all {
                 for (value, received) in seen {
@@ -114,6 +112,6 @@ struct FanOutScenario {
 
     /// Every client's channel and receiver, to read their receipts at the end.
     final class Receivers: Sendable {
-        let list = Mutex<[(channel: any Channel, receiver: NIOLoopBound<FanOutReceiver>)]>([])
+        let list = Mutex<[FanOutReceiver.Connection]>([])
     }
 }

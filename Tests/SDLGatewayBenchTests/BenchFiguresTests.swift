@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
+import ProcessHarness
 import Testing
 
 @testable import SDLGatewayBench
@@ -93,8 +94,8 @@ struct BenchFiguresTests {
     func fanOutRefused() throws {
         let (channel, receiver) = try Self.connectedReceiver(firstValue: 0, stopValue: 1)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"))
-        #expect(throws: FanOutReceiver.Failure.self) { try receiver.upgraded.futureResult.wait() }
-        #expect(throws: FanOutReceiver.Failure.self) { try receiver.finished.futureResult.wait() }
+        #expect(throws: BenchFailure.self) { try receiver.upgraded.futureResult.wait() }
+        #expect(throws: BenchFailure.self) { try receiver.finished.futureResult.wait() }
     }
 
     /// A fan-out client of `/v1/apps/a/events` on an embedded channel, connected (its upgrade written).
