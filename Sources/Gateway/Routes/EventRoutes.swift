@@ -199,7 +199,8 @@ struct EventRoutes: Sendable {
             return
         }
         defer { subscription.cancel() }
-        // Graceful shutdown ends the queue: the writer then closes with 1001 (going away).
+        // Graceful shutdown ends the queue: once the pump wrote what it held, the stream closes
+        // with 1001 (going away).
         try await withGracefulShutdownHandler {
             try await serveWebSocket(inbound, outbound, channel: channel, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription)
         } onGracefulShutdown: {
