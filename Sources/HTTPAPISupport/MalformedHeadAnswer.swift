@@ -50,7 +50,8 @@ final class MalformedHeadAnswer: ChannelInboundHandler, RemovableChannelHandler 
         let (head, body) = Self.response(for: parserError)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in loopBound.value.close(promise: nil) }
     }
 
     /// The problem for a refused head: 431 `headers-too-large` or 400 `invalid-request`.

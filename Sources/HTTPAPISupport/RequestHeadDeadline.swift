@@ -74,7 +74,8 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
             metadata: ["remote": "\(context.remoteAddress?.description ?? "?")", "timeout_ms": "\(timeout.nanoseconds / 1_000_000)"]
         )
         let response = Self.response(timeout: timeout)
-        context.writeAndFlush(wrapOutboundOut(response)).whenComplete { _ in context.close(promise: nil) }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(response)).whenComplete { _ in loopBound.value.close(promise: nil) }
     }
 
     typealias OutboundOut = ByteBuffer
