@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
             SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_HMI, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
             SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_CORE_REQUEST_LIMIT, SDL_GATEWAY_HEARTBEAT, SDL_GATEWAY_RECORD, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_LOG_FORMAT, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
             the simulator's options of --simulate take the variables of sdl-gateway simulate (SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, \
-            SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE, SDL_SIMULATOR_PRETTY_JSON, SDL_SIMULATOR_RESUMING_TIMEOUT, SDL_SIMULATOR_REQUEST_LIMIT) and the file's "simulator" object; \
+            SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE, SDL_SIMULATOR_PRETTY_JSON, SDL_SIMULATOR_RESUMING_TIMEOUT, SDL_SIMULATOR_REQUEST_LIMIT, SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN) and the file's "simulator" object; \
+            without --simulate a SDL_SIMULATOR_ variable stops start-up; \
             the command line wins over the environment, which wins over the file. Settings are checked strictly: \
             an unknown key or SDL_GATEWAY_ variable, a value of the wrong type, or a boolean variable other than \
             1/0, true/false, yes/no or on/off stops start-up with a message naming it.
@@ -50,6 +51,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Simulator (with --simulate)")
     var simulator: SimulatorOptions
+
+    @Option(name: .customLong("simulator-listen"), help: "With --simulate: where other SDL apps reach the simulated head unit over TCP, as they would Core's port 12345 (host:port). Default 127.0.0.1:0, a free port.")
+    var simulatorListen: String?
+
+    @Option(name: .customLong("simulator-ws-listen"), help: "With --simulate: where other SDL apps reach it over WebSocket, as Core's port 2020 (host:port). Off unless given.")
+    var simulatorWebSocketListen: String?
+
+    /// The simulator's listen options given on the command line, by their flag.
+    var simulatorListenOptionsGiven: [String] {
+        [("--simulator-listen", simulatorListen != nil), ("--simulator-ws-listen", simulatorWebSocketListen != nil)].filter(\.1).map(\.0)
+    }
 
     @Option(help: "A JSON config file (options, limits and apps to register at start).")
     var config: String?
@@ -110,10 +122,18 @@ struct ServeCommand: AsyncParsableCommand {
             try settings.headUnit?.apply(to: &headUnit)
             let simulated = SimulatedHeadUnit(configuration: headUnit, logger: logger)
             // Bound once, here: the port the apps connect to is the one the simulator holds.
-            let bound = try await simulated.bind([.tcp(host: "127.0.0.1", port: 0)])
+            var listeners: [SimulatedHeadUnit.Listener] = [.tcp(host: settings.simulatorListen.host, port: settings.simulatorListen.port)]
+            if let webSocket = settings.simulatorWebSocketListen { listeners.append(.webSocket(host: webSocket.host, port: webSocket.port)) }
+            let bound = try await simulated.bind(listeners)
             let port = bound.ports[0]
-            settings.configuration.sessions.defaultCore = SDLTransportAddress.tcp(host: "127.0.0.1", port: port)
-            announce("SDL head unit (simulated) on 127.0.0.1:\(port)")
+            let host = settings.simulatorListen.host
+            // The gateway's own sessions reach it on loopback whatever address it listens on.
+            let reachable = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
+            settings.configuration.sessions.defaultCore = SDLTransportAddress.tcp(host: reachable, port: port)
+            announce("SDL head unit (simulated) on \(host):\(port)")
+            if let webSocket = settings.simulatorWebSocketListen, bound.ports.count > 1 {
+                announce("SDL WebSocket (simulated) on \(webSocket.host):\(bound.ports[1])")
+            }
             companion.services.append(SimulatorService(simulator: simulated, bound: bound))
             companion.routeGroups.append(SimulatorControlRoutes.gatewayRouteGroup(simulated))
         } else {

@@ -33,7 +33,7 @@ struct ServeConfigFile {
             try SettingsValue.checkKeys(events.keys, accepted: Self.eventsKeys, in: "events")
         }
         if let simulator = try object("simulator") {
-            try SettingsValue.checkKeys(simulator.keys, accepted: SimulatorOptions.fileKeys, in: "simulator")
+            try SettingsValue.checkKeys(simulator.keys, accepted: SimulatorOptions.fileKeys + ["listen", "wsListen"], in: "simulator")
         }
     }
 

@@ -45,6 +45,11 @@ struct ServeSettings {
     var hmi: SDLTransportAddress?
     /// The simulator's options with `simulate` (nil without it).
     var headUnit: SimulatorOptions.Resolved?
+    /// With `simulate`: where the simulated head unit takes apps over TCP (`--simulator-listen`,
+    /// `SDL_SIMULATOR_LISTEN`, `"simulator.listen"`); port 0, the default, picks a free one.
+    var simulatorListen = HostPort.anyLoopbackPort
+    /// With `simulate`: where it takes apps over WebSocket, off unless given.
+    var simulatorWebSocketListen: HostPort?
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var catalog: SDLCatalog
@@ -63,7 +68,7 @@ struct ServeSettings {
             let fromFile = try file.bool(key)
             return option || (fromEnvironment ?? fromFile ?? false)
         }
-        listen = try HostPort(try setting(command.listen, "SDL_GATEWAY_LISTEN", "listen") ?? "127.0.0.1:8080", option: "--listen")
+        listen = try HostPort(try setting(command.listen, "SDL_GATEWAY_LISTEN", "listen") ?? "127.0.0.1:8080", option: "--listen", example: "127.0.0.1:8080")
         let coreText = try setting(command.core, "SDL_GATEWAY_CORE", "core") ?? "tcp://127.0.0.1:12345"
         do throws(SDLTransportError) {
             core = try SDLTransportAddress(coreText)
@@ -73,13 +78,21 @@ struct ServeSettings {
         simulate = try flag(command.simulate, "SDL_GATEWAY_SIMULATE", "simulate")
         try SettingsValue.checkVariables(environment, prefix: "SDL_SIMULATOR_", known: SimulateCommand.variables)
         let simulatorSection = try file.object("simulator")
+        if !simulate {
+            if let option = command.simulator.given.first ?? command.simulatorListenOptionsGiven.first {
+                throw ValidationError("\(option) is an option of the simulator: add --simulate (or use sdl-gateway simulate).")
+            } else if simulatorSection != nil {
+                throw ValidationError("config file: \"simulator\" sets the simulator's options, but the simulator is off: add \"simulate\": true or --simulate.")
+            } else if let variable = SimulateCommand.variables.first(where: { environment[$0] != nil }) {
+                // Silently ignoring it would leave a script believing the car it drives has that setting.
+                throw ValidationError("\(variable) is a setting of the simulator, which is off: add --simulate (SDL_GATEWAY_SIMULATE=1), or unset it.")
+            }
+        }
         let resolved = try command.simulator.resolved(environment: environment, file: simulatorSection)
         if simulate {
             headUnit = resolved
-        } else if let option = command.simulator.given.first {
-            throw ValidationError("\(option) is an option of the simulator: add --simulate (or use sdl-gateway simulate).")
-        } else if simulatorSection != nil {
-            throw ValidationError("config file: \"simulator\" sets the simulator's options, but the simulator is off: add \"simulate\": true or --simulate.")
+            (simulatorListen, simulatorWebSocketListen) = try Self.simulatorListeners(command: command, environment: environment, file: simulatorSection)
+            try Self.checkSimulateOnlyVariables(environment)
         }
         if let hmiText = try setting(command.hmi, "SDL_GATEWAY_HMI", "hmi") {
             do throws(SDLTransportError) {
@@ -223,6 +236,40 @@ struct ServeSettings {
     }
 
     /// `TOKEN` (control) or `TOKEN:read` / `TOKEN:control`.
+    /// The simulator's app listeners under `serve --simulate`: the command line, else
+    /// `SDL_SIMULATOR_LISTEN` / `SDL_SIMULATOR_WS_LISTEN` (the variables of `simulate`, which mean
+    /// the same there), else the file's `"simulator"` object (`listen`, `wsListen`).
+    static func simulatorListeners(command: ServeCommand, environment: [String: String], file: [String: SDLJSON]?) throws -> (tcp: HostPort, webSocket: HostPort?) {
+        func fileString(_ key: String) throws -> String? {
+            guard let value = file?[key] else { return nil }
+            guard let text = value.stringValue else { throw ServeConfigFile.wrongType("simulator.\(key)", "a string", value) }
+            return text
+        }
+        let tcpFromFile = try fileString("listen")
+        let webSocketFromFile = try fileString("wsListen")
+        let tcp = try (command.simulatorListen ?? environment["SDL_SIMULATOR_LISTEN"] ?? tcpFromFile).map {
+            try HostPort($0, option: "--simulator-listen (SDL_SIMULATOR_LISTEN, \"simulator.listen\")", example: "127.0.0.1:12345")
+        }
+        let webSocket = try (command.simulatorWebSocketListen ?? environment["SDL_SIMULATOR_WS_LISTEN"] ?? webSocketFromFile).map {
+            try HostPort($0, option: "--simulator-ws-listen (SDL_SIMULATOR_WS_LISTEN, \"simulator.wsListen\")", example: "127.0.0.1:2020")
+        }
+        return (tcp ?? .anyLoopbackPort, webSocket)
+    }
+
+    /// The variables of `sdl-gateway simulate` that `serve --simulate` has no use for: refused
+    /// with what to use instead, rather than ignored.
+    static func checkSimulateOnlyVariables(_ environment: [String: String]) throws {
+        if environment["SDL_SIMULATOR_CONTROL"] != nil {
+            throw ValidationError("SDL_SIMULATOR_CONTROL is where sdl-gateway simulate's control API listens; under serve --simulate that API is /v1/simulator on the gateway's own address (SDL_GATEWAY_LISTEN): unset it.")
+        }
+        if environment["SDL_SIMULATOR_INSECURE"] != nil {
+            throw ValidationError("SDL_SIMULATOR_INSECURE lets sdl-gateway simulate's control API leave loopback; under serve --simulate the gateway's tokens guard it (SDL_GATEWAY_INSECURE is serve's): unset it.")
+        }
+        if try SettingsValue.bool(environment, "SDL_SIMULATOR_AUTO_ACTIVATE") == false {
+            throw ValidationError("SDL_SIMULATOR_AUTO_ACTIVATE is off, but serve --simulate always brings new apps to FULL: unset it, or use sdl-gateway simulate.")
+        }
+    }
+
     static func token(_ argument: String) throws -> (String, TokenScope) {
         var token = Substring(argument)
         var scope = TokenScope.control

@@ -23,10 +23,11 @@ struct ServeEndToEndTests {
         let output: FileHandle
         let printed: String
 
-        static func start(_ arguments: [String] = []) throws -> Server {
+        static func start(_ arguments: [String] = [], environment: [String: String]? = nil) throws -> Server {
             let process = Process()
             process.executableURL = ServeEndToEndTests.executable
             process.arguments = ["serve", "--simulate", "--listen", "127.0.0.1:0", "--log-level", "warning"] + arguments
+            if let environment { process.environment = environment }
             let output = Pipe()
             process.standardOutput = output
             try process.run()
@@ -256,10 +257,35 @@ struct ServeEndToEndTests {
         server.process.waitUntilExit()
     }
 
-    @Test("Simulator options without --simulate are refused naming the option")
+    @Test("Simulator options without --simulate are refused naming the option, with serve's usage (not the root command's)")
     func simulatorOptionsNeedSimulate() throws {
         let (status, errors, _) = try Self.runToExit(["serve", "--policy", "default"])
         #expect(status != 0)
         #expect(errors.contains("--policy is an option of the simulator: add --simulate"), "\(errors)")
+        #expect(errors.contains("Usage: sdl-gateway serve"), "\(errors)")
+        #expect(!errors.contains("<subcommand>"), "\(errors)")
+        let (variableStatus, variableErrors, _) = try Self.runToExit(["serve"], environment: ["SDL_SIMULATOR_POLICY": "default"])
+        #expect(variableStatus != 0)
+        #expect(variableErrors.contains("SDL_SIMULATOR_POLICY is a setting of the simulator, which is off"), "\(variableErrors)")
+    }
+
+    @Test("SDL_SIMULATOR_LISTEN and SDL_SIMULATOR_WS_LISTEN place serve --simulate's head unit, where a raw SDL client reaches it")
+    func simulatorListenFromEnvironment() async throws {
+        try Self.requireExecutable()
+        // A port free a moment ago (bound, then let go).
+        let holder = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(holder.localAddress?.port)
+        try await holder.close()
+        let server = try Server.start(environment: ["SDL_SIMULATOR_LISTEN": "127.0.0.1:\(port)", "SDL_SIMULATOR_WS_LISTEN": "127.0.0.1:0"])
+        defer { if server.process.isRunning { server.process.terminate() } }
+        #expect(server.printed.contains("SDL head unit (simulated) on 127.0.0.1:\(port)"), "\(server.printed)")
+        #expect(server.printed.contains("SDL WebSocket (simulated) on 127.0.0.1:"), "\(server.printed)")
+        // Something listens there, and the gateway's own apps still reach the head unit.
+        let probe = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+        try await probe.close()
+        let created = try await Self.send(.POST, "\(server.baseURL)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-app"])
+        #expect(created.status == 201)
+        server.process.terminate()
+        server.process.waitUntilExit()
     }
 }

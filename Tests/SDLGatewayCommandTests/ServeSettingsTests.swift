@@ -293,6 +293,45 @@ struct ServeSettingsTests {
         #expect(policy?.contains("did you mean default?") == true, "\(policy ?? "")")
     }
 
+    @Test("SDL_SIMULATOR_* without --simulate stops start-up; with it, LISTEN and WS_LISTEN place the head unit and simulate's control variables are refused")
+    func simulatorVariables() throws {
+        func refusal(_ arguments: [String], environment: [String: String] = [:]) -> String? {
+            do {
+                _ = try Self.settings(arguments, environment: environment)
+                return nil
+            } catch let error as ValidationError {
+                return error.message
+            } catch {
+                return "\(error)"
+            }
+        }
+        for variable in SimulateCommand.variables {
+            let message = refusal([], environment: [variable: "1"])
+            #expect(message?.contains("\(variable) is a setting of the simulator, which is off: add --simulate") == true, "\(message ?? "accepted")")
+        }
+        #expect(refusal(["--simulator-listen", "127.0.0.1:5555"])?.contains("--simulator-listen is an option of the simulator: add --simulate") == true)
+
+        #expect(try Self.settings(["--simulate"]).simulatorListen == HostPort(host: "127.0.0.1", port: 0))
+        #expect(try Self.settings(["--simulate"]).simulatorWebSocketListen == nil)
+        let environment = ["SDL_SIMULATOR_LISTEN": "127.0.0.1:5555", "SDL_SIMULATOR_WS_LISTEN": "0.0.0.0:2020"]
+        let fromEnvironment = try Self.settings(["--simulate"], environment: environment)
+        #expect(fromEnvironment.simulatorListen == HostPort(host: "127.0.0.1", port: 5555))
+        #expect(fromEnvironment.simulatorWebSocketListen == HostPort(host: "0.0.0.0", port: 2020))
+        let file = try Self.configFile(#"{"simulate": true, "simulator": {"listen": "127.0.0.1:6000", "wsListen": "127.0.0.1:6001"}}"#)
+        #expect(try Self.settings(["--config", file]).simulatorListen.port == 6000)
+        #expect(try Self.settings(["--config", file]).simulatorWebSocketListen?.port == 6001)
+        #expect(try Self.settings(["--config", file], environment: environment).simulatorListen.port == 5555)
+        #expect(try Self.settings(["--config", file, "--simulator-listen", "127.0.0.1:7000"], environment: environment).simulatorListen.port == 7000)
+        #expect(refusal(["--simulate", "--simulator-listen", "5555"])?.contains("e.g. 127.0.0.1:12345 (got 5555)") == true)
+        #expect(refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"listen": 5555}}"#)])?.contains("\"simulator.listen\" must be a string") == true)
+
+        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_CONTROL": "127.0.0.1:12346"])?.contains("/v1/simulator on the gateway's own address") == true)
+        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_INSECURE": "1"])?.contains("SDL_GATEWAY_INSECURE") == true)
+        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "0"])?.contains("always brings new apps to FULL") == true)
+        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "1"]) == nil)
+        #expect(refusal(["--listen", "8080"])?.contains("--listen must be host:port, e.g. 127.0.0.1:8080 (got 8080)") == true)
+    }
+
     @Test("simulate: the control API, which has no tokens, listens beyond loopback only with --insecure")
     func simulatorControlStaysOnLoopback() throws {
         #expect(throws: (any Error).self) { try SimulateCommand.parse(["--control", "0.0.0.0:12346"]) }
