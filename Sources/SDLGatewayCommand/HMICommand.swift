@@ -88,7 +88,7 @@ struct HMICommand: AsyncParsableCommand {
             throw ValidationError("--core-hmi: \(error.detail)")
         }
         guard core.scheme != .tcp else { throw ValidationError("--core-hmi is Core's HMI WebSocket, ws:// or wss:// (got \(coreText))") }
-        let control = try HostPort(control ?? environment["SDL_HMI_CONTROL"] ?? "127.0.0.1:12346", option: "--control")
+        let control = try HostPort(control ?? environment["SDL_HMI_CONTROL"] ?? "127.0.0.1:12346", option: "--control", example: "127.0.0.1:12346")
         let insecure = try insecure || SettingsValue.bool(environment, "SDL_HMI_INSECURE") == true
         if !insecure, !ServeSettings.isLoopback(control.host) {
             throw ValidationError("the control API on \(control.host) would let anyone drive the head unit: keep it on loopback or give --insecure")

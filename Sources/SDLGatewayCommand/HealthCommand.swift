@@ -32,7 +32,7 @@ struct HealthCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        var target = try HostPort(address ?? environment["SDL_GATEWAY_LISTEN"] ?? "127.0.0.1:8080", option: "--address")
+        var target = try HostPort(address ?? environment["SDL_GATEWAY_LISTEN"] ?? "127.0.0.1:8080", option: "--address", example: "127.0.0.1:8080")
         if ["0.0.0.0", "::", "[::]"].contains(target.host) { target.host = target.host == "0.0.0.0" ? "127.0.0.1" : "::1" }
         let credential = token ?? environment["SDL_GATEWAY_TOKENS"]?.split(separator: ",").first.map { argument in
             (try? ServeSettings.token(String(argument)).0) ?? String(argument)

@@ -76,14 +76,14 @@ struct SimulateCommand: AsyncParsableCommand {
 
     mutating func validate() throws {
         try readEnvironment(ProcessInfo.processInfo.environment)
-        _ = try HostPort(listen, option: "--listen")
-        let controlAddress = try HostPort(control, option: "--control")
+        _ = try HostPort(listen, option: "--listen", example: "127.0.0.1:12345")
+        let controlAddress = try HostPort(control, option: "--control", example: "127.0.0.1:12346")
         // The control API drives the simulated car and has no tokens (serve --simulate mounts it
         // behind the gateway's): beyond loopback only when told.
         if !insecure, !ServeSettings.isLoopback(controlAddress.host) {
             throw ValidationError("the control API on \(controlAddress.host) would let anyone drive the simulated head unit: keep it on loopback, use serve --simulate --token, or give --insecure")
         }
-        if let webSocketListen { _ = try HostPort(webSocketListen, option: "--ws-listen") }
+        if let webSocketListen { _ = try HostPort(webSocketListen, option: "--ws-listen", example: "127.0.0.1:2020") }
     }
 
     func run() async throws {
@@ -91,8 +91,8 @@ struct SimulateCommand: AsyncParsableCommand {
         logger.logLevel = logLevel
         let configuration = try makeConfiguration()
         let simulator = SimulatedHeadUnit(configuration: configuration, logger: logger)
-        let sdl = try HostPort(listen, option: "--listen")
-        let controlAddress = try HostPort(control, option: "--control")
+        let sdl = try HostPort(listen, option: "--listen", example: "127.0.0.1:12345")
+        let controlAddress = try HostPort(control, option: "--control", example: "127.0.0.1:12346")
         let controlApp = Application(
             router: SimulatorControlRoutes(simulator: simulator).makeRouter(loopbackHostsOnly: ServeSettings.isLoopback(controlAddress.host)),
             server: .boundedHTTP1(),
@@ -103,7 +103,7 @@ struct SimulateCommand: AsyncParsableCommand {
             },
             logger: logger
         )
-        let webSocket = try webSocketListen.map { try HostPort($0, option: "--ws-listen") }
+        let webSocket = try webSocketListen.map { try HostPort($0, option: "--ws-listen", example: "127.0.0.1:2020") }
         var listeners: [SimulatedHeadUnit.Listener] = [.tcp(host: sdl.host, port: sdl.port)]
         if let webSocket { listeners.append(.webSocket(host: webSocket.host, port: webSocket.port)) }
         let service = SimulatorService(simulator: simulator, listeners: listeners) { addresses in
@@ -135,13 +135,22 @@ struct SimulateCommand: AsyncParsableCommand {
 }
 
 /// `host:port` from the command line.
-struct HostPort {
+struct HostPort: Equatable {
     var host: String
     var port: Int
 
-    init(_ text: String, option: String) throws {
+    /// Loopback, port 0: a free port, picked when bound.
+    static let anyLoopbackPort = HostPort(host: "127.0.0.1", port: 0)
+
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `example` is an address that option would take (its default), shown when `text` is not one.
+    init(_ text: String, option: String, example: String) throws {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
-            throw ValidationError("\(option) must be host:port, e.g. 127.0.0.1:12345 (got \(text)).")
+            throw ValidationError("\(option) must be host:port, e.g. \(example) (got \(text)).")
         }
         host = String(text[..<colon])
         self.port = port
