@@ -25,8 +25,13 @@ st() {
         --checks all --exclude-checks positive_data_acceptance --seed 20261122 "$@"
 }
 st --exclude-operation-id deleteApp --exclude-operation-id restartSimulator --exclude-operation-id getAppEvents --exclude-operation-id getEvents \
-    --exclude-operation-id recordAudio --workers 2
+    --exclude-operation-id recordAudio --exclude-operation-id addSimulatorFault --exclude-operation-id clearSimulatorFaults --workers 2
 st --include-operation-id recordAudio --phases examples
+# Injected faults are the simulator doing on purpose what a 5xx check calls a failure ({"hang": true}
+# leaves every later request unanswered, a 504 by design), so they run alone, on nothing else, and
+# are cleared before the rest. (Run beside the interactions they once turned one into a 504.)
+st --include-operation-id addSimulatorFault --include-operation-id clearSimulatorFaults --phases examples,coverage,fuzzing
+curl -sf -o /dev/null -X DELETE "$G/v1/simulator/faults"
 # One operation alone has no links to follow: no stateful phase.
 st --include-operation-id restartSimulator --phases examples,coverage,fuzzing
 st --include-operation-id deleteApp --phases examples,coverage,fuzzing
