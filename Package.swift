@@ -30,7 +30,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.5.0"),
+        // No traits, as hummingbird-websocket asks: with Hummingbird's default traits here and
+        // none there, `swift build`, `swift run` and `swift test` settled them differently and each
+        // rebuilt Hummingbird after the other. Nothing here uses what they add (swift-configuration's
+        // ConfigReader, full Foundation's URL-encoded dates).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.5.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
