@@ -95,6 +95,28 @@ const raw = (method, path, body) =>
   check("the Blob plays: the browser decodes 2 s of audio, the streamed chunks' bytes", Math.abs(decoded.duration - 2) < 0.01 && sameBytes,
     `${decoded.duration} s, same bytes ${sameBytes}`);
 
+  // `on(type, listener, {history: N})`: a client that comes after a script did its work opens
+  // with the app's last N events from the gateway's event ring (`since`); without it, with none.
+  await raw("POST", "/v1/apps/client/rpc/Show", { mainField1: "Before the page" });
+  const lastBefore = (await app.get()).lastEventSeq;
+  const [later, plain] = [await m.connect({ token }), await m.connect({ token })];
+  const replayed = [], live = [];
+  const opens = [];
+  later.app("client").on("socket", (state) => opens.push(state));
+  later.app("client").on("*", (data, event) => replayed.push(event), { history: 10 });
+  plain.app("client").on("*", (data, event) => live.push(event));
+  const shownBefore = (e) => e.type === "rpc" && e.data.function === "Show" && e.data.params?.mainField1 === "Before the page";
+  await until(() => replayed.some(shownBefore), "the Show before the client in its history");
+  await until(() => opens.length && plain.app("client")._socket?.readyState === WebSocket.OPEN, "both sockets open");
+  await raw("POST", "/v1/apps/client/rpc/Show", { mainField1: "After the page" });
+  await until(() => live.some((e) => e.type === "rpc" && e.data.params?.mainField1 === "After the page"), "the later Show without history");
+  await until(() => replayed.some((e) => e.type === "rpc" && e.data.params?.mainField1 === "After the page"), "the later Show after the history");
+  check("on(…, {history}) opens with the app's last events (since), then follows live; without it only new events come",
+    opens[0].since >= lastBefore - 10 && opens[0].since < lastBefore && replayed[0].seq === opens[0].since + 1 && live.every((e) => e.seq > lastBefore),
+    `since ${opens[0].since}, first replayed ${replayed[0].seq}, last before ${lastBefore}, first live ${live[0]?.seq}`);
+  later.close();
+  plain.close();
+
   // The gateway closes the socket (the app is deleted); the app is created again under its id:
   // the client reconnects by itself with since = the last seq it saw, and new events arrive.
   const states = [];

@@ -1,7 +1,8 @@
 """The browser client (public/sdl-gateway.js) and its media-player example in headless Chromium
 against `serve --simulate` with a token: the client's own tests (.ci/browser-client-tests.js) run
 in a page of the gateway, then the example registers its app and follows a soft-button press. A
-failure saves a screenshot and the browser's console log in ARTIFACTS.
+failure saves a screenshot and the browser's console log in ARTIFACTS. The example's clock
+counts played time only, as the head unit's does.
 Usage: browser-client.py BASE_URL CONTROL_TOKEN ARTIFACTS"""
 import json
 import pathlib
@@ -72,6 +73,38 @@ try:
     driver.switch_to.window(example)
     wait.until(lambda d: "paused" in d.find_element(By.ID, "state").text)
     print("ok   and pressed in the page's HMI preview, it pauses the example")
+
+    # The example's clock counts played time only. Waits are on the page's own clock
+    # (performance.now(), which the example counts with), polled.
+    def page_now():
+        return driver.execute_script("return performance.now()")
+
+    def wait_page_ms(ms):
+        until = page_now() + ms
+        WebDriverWait(driver, ms / 1000 + 10, poll_frequency=0.05).until(lambda d: page_now() >= until)
+
+    def shown_seconds():
+        text = driver.find_element(By.ID, "state").text
+        return int(text.rsplit("(", 1)[1].split(" ")[0])
+
+    buttons = api("GET", "/v1/apps/media-player/screen")["softButtons"]
+    api("POST", "/v1/simulator/buttons/CUSTOM_BUTTON/press", {"appID": "media-player", "softButtonID": buttons["next"]["softButtonID"]})
+    wait.until(lambda d: "paused: So What (0 s)" in d.find_element(By.ID, "state").text)
+    wait_page_ms(1500)  # paused time: not played
+    driver.find_element(By.ID, "toggle").click()
+    wait.until(lambda d: "playing" in d.find_element(By.ID, "state").text)
+    assert shown_seconds() == 0, driver.find_element(By.ID, "state").text
+    wait_page_ms(2400)  # played time
+    driver.find_element(By.ID, "toggle").click()
+    wait.until(lambda d: "paused" in d.find_element(By.ID, "state").text)
+    played = shown_seconds()
+    assert 2 <= played <= 3, driver.find_element(By.ID, "state").text
+    clock = api("GET", "/v1/simulator/apps/media-player/screen")["mediaClock"]
+    # The head unit paused its own running clock where it was: the same second (within the RPCs' latency).
+    assert clock["running"] is False and abs(clock["currentSeconds"] - played) < 1, clock
+    wait_page_ms(1200)  # paused again: the page's clock stands still, as the head unit's
+    assert shown_seconds() == played, driver.find_element(By.ID, "state").text
+    print(f"ok   the example's clock counts played time only: paused 1.5 s → 0 s, played 2.4 s → {played} s, as the head unit's clock")
 except Exception as error:  # report, save what shows the failure, fail the step
     print(f"FAIL {type(error).__name__}: {error}")
     failed = True

@@ -2,7 +2,8 @@
 covers tokens): register an app and see it FULL, send Show from the RPC builder and see it in the
 HMI preview and the console, press a hardware button and see the event, subscribe to speed and
 see its plot move, upload a file and see it listed, record 2 s of audio and see the player hold
-them, answer an alert in the HMI preview. With
+them, answer an alert in the HMI preview, open with the history of an app a script drove before,
+and load every page without an error in the browser console (the icon included). With
 SCREENSHOTS, saves the dashboard, the HMI preview and the RPC builder there. A failure saves a
 screenshot and the console log in ARTIFACTS. Waits are bounded conditions, never sleeps.
 Usage: browser-page.py BASE_URL ARTIFACTS [SCREENSHOTS]"""
@@ -37,6 +38,19 @@ def tab(name):
     wait.until(lambda d: d.find_element(By.ID, f"view-{name}").is_displayed())
 
 
+def console_errors():
+    """The browser console's errors since the last call (a failed load such as a missing
+    /favicon.ico is one)."""
+    return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def load_without_errors(path, ready):
+    driver.get(base + path)
+    wait.until(ready)
+    errors = console_errors()
+    assert not errors, f"{path}: {errors}"
+
+
 def shot(name):
     if screenshots:
         screenshots.mkdir(parents=True, exist_ok=True)
@@ -45,8 +59,15 @@ def shot(name):
 
 failed = False
 try:
+    # Every page of the gateway loads with nothing in the console: its icon included.
+    load_without_errors("/examples/", lambda d: d.find_elements(By.CSS_SELECTOR, "a[href='media-player.html']"))
+    print("ok   /examples/ lists the examples, with no error in the console")
     driver.get(base + "/")
     wait.until(lambda d: d.find_element(By.ID, "apps").text == "no apps")
+    errors = console_errors()
+    assert not errors, errors
+    assert driver.execute_script("return document.querySelector('link[rel=icon]').href").endswith("/favicon.svg")
+    print("ok   the page loads with its icon and no error in the console")
     driver.find_element(By.ID, "register").click()
     wait.until(lambda d: "registered FULL" in d.find_element(By.ID, "apps").text)
     wait.until(lambda d: "hmiStatus" in d.find_element(By.ID, "events").text)
@@ -134,6 +155,33 @@ try:
     thread.join(15)
     assert answers and answers[0]["button"] == "ok", answers
     print("ok   an alert shows in the HMI preview; its button pressed there answers the alert")
+
+    # A script does its work before the page is opened: the page opens with the app's recent
+    # history (the event ring through `since`) in its console and its dashboard's events.
+    api("POST", "/v1/apps", {"id": "script", "appName": "Script", "appID": "script-app"})
+    wait.until(lambda d: api("GET", "/v1/apps/script")["hmiLevel"] == "FULL")  # a press reaches the app in FULL
+    api("PUT", "/v1/apps/script/subscriptions/buttons/OK")
+    api("POST", "/v1/apps/script/rpc/Show", {"mainField1": "Shown by a script"})
+    api("POST", "/v1/simulator/buttons/OK/press", {"mode": "SHORT"})
+    before = api("GET", "/v1/apps/script")["lastEventSeq"]
+    driver.get(base + "/")
+
+    def pick_script(d):
+        button = next((b for b in d.find_elements(By.CSS_SELECTOR, "#app-list button") if "(script)" in b.text), None)
+        return button is not None and (button.click() or True)
+
+    WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException]).until(pick_script)
+    wait.until(lambda d: "buttonPress" in d.find_element(By.ID, "events").text)
+    events = driver.find_element(By.ID, "events").text
+    assert '"buttonName":"OK"' in events and "hmiStatus" in events, events
+    assert any(int(line.split(" ")[0]) <= before for line in events.splitlines() if line), events
+    tab("console")
+    wait.until(lambda d: any("Show response SUCCESS" in item.text for item in d.find_elements(By.CSS_SELECTOR, "#console li.success")))
+    requests = [item for item in driver.find_elements(By.CSS_SELECTOR, "#console li.request") if item.get_attribute("data-function") == "Show"]
+    assert requests, "no Show request in the console"
+    requests[0].find_element(By.TAG_NAME, "summary").click()
+    assert "Shown by a script" in requests[0].text, requests[0].text
+    print(f"ok   a page opened after a script's Show and button press lists them (events up to seq {before}) in its console and dashboard")
 except Exception as error:  # report, save what shows the failure, fail the step
     print(f"FAIL {type(error).__name__}: {error}")
     failed = True

@@ -286,6 +286,8 @@ export class App {
     };
     this._listeners = new Map();
     this._socket = null;
+    /** While `on` with `history` reads where the history starts: the socket opens after it. */
+    this._opening = null;
     this._lastSeq = null;
     this._closed = false;
     this._retry = 0;
@@ -304,13 +306,37 @@ export class App {
    * nothing is missed that the gateway still holds; what it no longer holds arrives as a `gap`
    * event `{missed}`. The client's own `socket` events say `{state: "open", since}` and
    * `{state: "closed", code, lastSeq}`.
+   *
+   * With `{history: N}`, a call that opens the socket starts it with the app's last N events
+   * the gateway still holds (its event ring, through `since`), so a page opened after a script
+   * did its work sees what happened; without it, only events from now on arrive.
+   * @param {string} type
+   * @param {(data: any, event: object) => void} listener
+   * @param {{history?: number}} [options]
    * @returns {() => void} removes the listener
    */
-  on(type, listener) {
+  on(type, listener, { history = 0 } = {}) {
     if (!this._listeners.has(type)) this._listeners.set(type, new Set());
     this._listeners.get(type).add(listener);
-    if (!this._socket && type !== "socket") this._open();
+    if (!this._socket && !this._opening && type !== "socket") {
+      if (history > 0) this._opening = this._openWithHistory(history);
+      else this._open();
+    }
     return () => this._listeners.get(type)?.delete(listener);
+  }
+
+  /** Opens the socket `count` events before the app's newest (`lastEventSeq` of its resource). */
+  async _openWithHistory(count) {
+    this._closed = false;
+    try {
+      const { lastEventSeq = 0 } = await this.get();
+      this._lastSeq = Math.max(0, lastEventSeq - count);
+    } catch (error) {
+      console.error(error); // opens without the history
+    } finally {
+      this._opening = null;
+      if (!this._closed && !this._socket) this._open();
+    }
   }
 
   /** The seq of the last event received (what a reconnection asks to continue after). */
@@ -379,6 +405,7 @@ export class App {
    */
   async send(functionName, params = {}) {
     if (!this.gateway.functions.has(functionName)) throw new TypeError(`${functionName} is not a request function`);
+    if (this._opening) await this._opening;
     if (!this._socket) this._open();
     const socket = this._socket;
     if (socket.readyState === WebSocket.CONNECTING) await new Promise((resolve, reject) => {
@@ -412,7 +439,7 @@ function record(app, { onChunk, ...parameters } = {}) {
   const result = (async () => {
     // Follow the app's events from its newest seq on, so that the socket misses no chunk that
     // comes before it is subscribed (a new socket replays from there).
-    if (!app._socket && app._lastSeq === null) app._lastSeq = (await app.get()).lastEventSeq ?? 0;
+    if (!app._socket && !app._opening && app._lastSeq === null) app._lastSeq = (await app.get()).lastEventSeq ?? 0;
     let received = 0;
     let expected = null;
     let allArrived;

@@ -91,6 +91,66 @@ struct StaticFileTests {
         }
     }
 
+    @Test("The icon: /favicon.ico (what browsers ask for) and /favicon.svg, with their types; every HTML page links it")
+    func icon() async throws {
+        let files = try Self.publicFiles()
+        let ico = try #require(files["/favicon.ico"])
+        let svg = try #require(files["/favicon.svg"])
+        // An ICO header (reserved 0, type 1) holding PNG images.
+        #expect(Array(ico.prefix(4)) == [0, 0, 1, 0])
+        #expect(ico.range(of: Data([0x89, 0x50, 0x4E, 0x47])) != nil)
+        #expect(String(decoding: svg, as: UTF8.self).hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        let pages = files.filter { $0.key.hasSuffix(".html") }
+        #expect(pages.count >= 3)
+        for (path, page) in pages {
+            let text = String(decoding: page, as: UTF8.self)
+            let depth = path.split(separator: "/").count - 1
+            let href = String(repeating: "../", count: depth) + "favicon.svg"
+            #expect(text.contains("<link rel=\"icon\" href=\"\(href)\" type=\"image/svg+xml\">"), "\(path) links no icon at \(href)")
+        }
+        try await H.withGateway { client, _, _ in
+            for (path, type, bytes) in [("/favicon.ico", "image/x-icon", ico), ("/favicon.svg", "image/svg+xml", svg)] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.contentType] == type)
+                    #expect(response.headers[.cacheControl] == "no-cache")
+                    #expect(response.headers[.eTag] != nil)
+                    #expect(Data(response.body.readableBytesView) == bytes)
+                }
+            }
+        }
+    }
+
+    @Test("/examples/ is the examples' index, linking each example; /examples redirects to it")
+    func examplesIndex() async throws {
+        let files = try Self.publicFiles()
+        let index = try #require(files["/examples/index.html"])
+        let examples = files.keys.filter { $0.hasPrefix("/examples/") && $0.hasSuffix(".html") && $0 != "/examples/index.html" }
+        #expect(!examples.isEmpty)
+        for example in examples {
+            let name = String(example.dropFirst("/examples/".count))
+            #expect(String(decoding: index, as: UTF8.self).contains("href=\"\(name)\""), "the index does not link \(name)")
+        }
+        try await H.withGateway { client, _, _ in
+            try await client.execute(uri: "/examples/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(Data(response.body.readableBytesView) == index)
+            }
+            try await client.execute(uri: "/examples", method: .get) { response in
+                #expect(response.status == .movedPermanently)
+                #expect(response.headers[.location] == "/examples/")
+            }
+            try await client.execute(uri: "/examples?x=1", method: .head) { response in
+                #expect(response.status == .movedPermanently)
+                #expect(response.headers[.location] == "/examples/?x=1")
+            }
+            try await client.execute(uri: "/app", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
     @Test("--public DIR serves that directory instead of the embedded page")
     func publicDirectory() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("public-\(UUID().uuidString)")

@@ -26,9 +26,16 @@ export function event(event) {
 }
 
 
+let redrawQueued = false;
+
 function redraw() {
-  if (!context?.simulated || !current) return;
-  drawing = drawing.then(draw, report);
+  if (!context?.simulated || !current || redrawQueued) return;
+  // One draw queued at most: a burst of events (the history a selected app opens with) draws once.
+  redrawQueued = true;
+  drawing = drawing.then(() => {
+    redrawQueued = false;
+    return draw();
+  }).catch(report);
 }
 
 async function draw() {

@@ -11,6 +11,9 @@ import * as simulator from "./simulator.js";
 export const $ = (id) => document.getElementById(id);
 const views = [dashboard, hmi, builder, consoleView, files, simulator];
 const TOKEN_KEY = "sdl-gateway.token";
+// Events a selected app's views open with: its recent history from the gateway's event ring (the
+// console keeps as many), so a page opened after a script did its work shows that work.
+const HISTORY = 500;
 // The selected app's event listener; declared before the first await, which may select an app.
 let unsubscribe = () => {};
 
@@ -89,12 +92,14 @@ export async function refreshApps() {
 /** Makes `id` the app every view shows. */
 function select(id) {
   unsubscribe();
+  // The views start empty: the app's socket opens again, with the history.
+  context.app?.close();
   context.app = gw.app(id);
   for (const view of views) view.select?.(context.app, context);
   unsubscribe = context.app.on("*", (data, event) => {
     for (const view of views) view.event?.(event, context);
     if (["connection", "hmiStatus", "appState"].includes(event.type)) refreshApps();
-  });
+  }, { history: HISTORY });
   refreshApps();
 }
 

@@ -4,11 +4,12 @@ import SDLProtocol
 
 /// Serves the built-in page from memory: the files of `Resources/public`, embedded in the code
 /// by the EmbedResources build plugin, so the executable needs nothing beside it. `GET` and
-/// `HEAD` only; `/` and any `…/` path serve that directory's `index.html`. Each answer carries
-/// its content type, an `ETag` (the CRC-32 and size of the bytes) and `Cache-Control: no-cache`,
-/// so browsers revalidate and get `304 Not Modified` while the file is the same. A path that is
-/// no file goes on to the routes (and becomes their 404). `--public DIR` replaces this with
-/// Hummingbird's `FileMiddleware` on that directory.
+/// `HEAD` only; `/` and any `…/` path serve that directory's `index.html` (`/examples/`, the
+/// examples' index), and a directory named without its slash is redirected (301) to it. Each
+/// answer carries its content type, an `ETag` (the CRC-32 and size of the bytes) and
+/// `Cache-Control: no-cache`, so browsers revalidate and get `304 Not Modified` while the file is
+/// the same. A path that is no file goes on to the routes (and becomes their 404). `--public DIR`
+/// replaces this with Hummingbird's `FileMiddleware` on that directory.
 struct EmbeddedFileMiddleware<Context: RequestContext>: RouterMiddleware {
     struct File: Sendable {
         var bytes: ByteBuffer
@@ -31,7 +32,12 @@ struct EmbeddedFileMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get || request.method == .head, let file = file(for: request.uri.path) else {
+        guard request.method == .get || request.method == .head else { return try await next(request, context) }
+        guard let file = file(for: request.uri.path) else {
+            // A directory named without its slash (`/examples`): where its index is, as a file server does.
+            if let index = directoryIndexRedirect(for: request.uri.path, query: request.uri.query) {
+                return Response(status: .movedPermanently, headers: [.location: index])
+            }
             return try await next(request, context)
         }
         var headers = HTTPFields()
@@ -48,6 +54,13 @@ struct EmbeddedFileMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The file a URL path names: itself, or the `index.html` of a directory path.
     func file(for path: String) -> File? {
         path.hasSuffix("/") ? files[path + "index.html"] : files[path]
+    }
+
+    /// Where a directory path without its trailing slash goes (`/examples` → `/examples/`), when
+    /// the directory has an `index.html`; nil for any other path.
+    func directoryIndexRedirect(for path: String, query: String?) -> String? {
+        guard !path.hasSuffix("/"), files[path + "/index.html"] != nil else { return nil }
+        return path + "/" + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
     }
 
     /// The media type of a file by its extension; unknown ones are bytes.
