@@ -9,7 +9,7 @@
 #
 # It listens on 0.0.0.0:8080 and refuses to start there without a token unless
 # SDL_GATEWAY_INSECURE=1. Logs are JSON lines on standard output (SDL_GATEWAY_LOG_FORMAT=text
-# for plain ones). .ci/docker-native.sh lints this file and runs its build and start commands
+# for plain ones). .ci/deploy-check.sh lints this file and runs its build and start commands
 # natively.
 
 ARG SWIFT_VERSION=6.3

@@ -1,6 +1,7 @@
 """Checks of the container and deployment files that need no Docker engine.
 
-  deploy_check.py dockerfile DOCKERFILE CONTEXT [DOCKERIGNORE]   rules hadolint does not know
+  deploy_check.py dockerfile DOCKERFILE CONTEXT [DOCKERIGNORE]   rules hadolint does not know (and the files its
+                                                                  comments name exist)
   deploy_check.py context DEST                                    copy the top-level build context
   deploy_check.py image DOCKERFILE FIELD                          user, expose, env, command or healthcheck of
                                                                   the final stage, one item a line
@@ -10,6 +11,7 @@
 import fnmatch
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -70,8 +72,23 @@ def ignored(relative, patterns):
     return False
 
 
+# A file of this repository named in a comment: .ci/…, Scripts/…, deploy/…, docs/….
+REPOSITORY_PATH = re.compile(r"(?<![\w/.])((?:\.ci|Scripts|deploy|docs)/[\w./-]*[\w-])")
+
+
+def named_files(path):
+    """The repository files a file's comments name (relative to the repository root, the working
+    directory), as (line number, path)."""
+    found = []
+    for number, line in enumerate(open(path, encoding="utf-8"), start=1):
+        if line.lstrip().startswith("#"):
+            found += [(number, name) for name in REPOSITORY_PATH.findall(line)]
+    return found
+
+
 def check_dockerfile(dockerfile, context, dockerignore=None):
-    failures = []
+    failures = [f"{dockerfile}:{number}: the comment names {name}, which does not exist"
+                for number, name in named_files(dockerfile) if not os.path.exists(name)]
     patterns = ignore_patterns(dockerignore)
     stages = [keyword_rest for keyword_rest in instructions(dockerfile)]
     arguments = {}

@@ -4,7 +4,7 @@
 #   DEST/usr/local/bin/sdl-gateway           (public/ and openapi.yaml are embedded in it too)
 #   DEST/usr/share/sdl-gateway/public/       (the browser UI, for --public to start from)
 #   DEST/usr/share/sdl-gateway/openapi.yaml
-# The Dockerfile's build stage runs it; .ci/docker-native.sh runs it natively the same way.
+# The Dockerfile's build stage runs it; .ci/deploy-check.sh runs it natively the same way.
 #   Scripts/build-release.sh DEST [extra swift build arguments]
 set -euo pipefail
 dest="${1:?usage: build-release.sh DEST [swift build arguments]}"

@@ -146,7 +146,8 @@ public final class HMIConnection: Service, Sendable {
                 let replies: [HMIMessage]
                 do throws(HMIError) {
                     let parsed = try HMIMessage(parsing: message.readableBytesView)
-                    logger.trace("from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")"])
+                    // At trace level every message is logged whole, as it came: what Core sends its HMI.
+                    logger.trace("from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")", "hmi.message": "\(String(buffer: message))"])
                     let (before, answers, after) = try state.withLock { hmi throws(HMIError) in
                         let before = hmi.phase
                         let answers = try hmi.receive(parsed, now: .now())
@@ -169,7 +170,9 @@ public final class HMIConnection: Service, Sendable {
 
     private func send(_ messages: [HMIMessage], to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         for message in messages {
-            try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
+            let bytes = message.json.serializedBytes()
+            logger.trace("to Core", metadata: ["hmi.method": "\(message.method ?? "-")", "hmi.message": "\(String(decoding: bytes, as: UTF8.self))"])
+            try await outbound.write(ByteBuffer(bytes: bytes))
         }
     }
 }

@@ -1,3 +1,4 @@
+import NIOCore
 import SDLProtocol
 
 /// What a driver does at the head unit, as the HMI tells Core (HMI_API.xml notifications and
@@ -25,18 +26,24 @@ extension HeadlessHMI {
     /// The driver presses a button: `Buttons.OnButtonEvent` down and up, then `Buttons.OnButtonPress`
     /// (`mode` SHORT or LONG). `appID` names the app for app-specific buttons (soft buttons, with
     /// `customButtonID`); media buttons go to the app in FULL without it, as Core routes them.
-    public func pressButton(_ name: String, mode: String, appID: Int64?, customButtonID: Int64?) throws(HMIError) -> [HMIMessage] {
+    /// A soft button of the app's open alert or scrollable message then acts on it
+    /// (``softButtonPressed(appID:customButtonID:now:)``).
+    public mutating func pressButton(
+        _ name: String, mode: String, appID: Int64?, customButtonID: Int64?, now: NIODeadline = .now()
+    ) throws(HMIError) -> [HMIMessage] {
         guard mode == "SHORT" || mode == "LONG" else { throw HMIError(.invalidValue, "mode is SHORT or LONG, not \(mode)") }
         if let appID, apps[appID] == nil { throw HMIError(.unknownApp, "Core has registered no app with HMI id \(appID)") }
         var params: [String: SDLJSON] = ["name": .string(name)]
         if let appID { params["appID"] = .int(appID) }
         if let customButtonID { params["customButtonID"] = .int(customButtonID) }
         func with(_ key: String, _ value: SDLJSON) -> [String: SDLJSON] { params.merging([key: value]) { $1 } }
-        return [
+        let pressed = [
             notify("Buttons.OnButtonEvent", with("mode", "BUTTONDOWN")),
             notify("Buttons.OnButtonEvent", with("mode", "BUTTONUP")),
             notify("Buttons.OnButtonPress", with("mode", .string(mode))),
         ]
+        guard let appID, let customButtonID else { return pressed }
+        return pressed + softButtonPressed(appID: appID, customButtonID: customButtonID, now: now)
     }
 
     /// The driver picks a command of an app's menu (`UI.OnCommand`) or says it (`VR.OnCommand`).

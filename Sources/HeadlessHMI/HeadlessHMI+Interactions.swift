@@ -51,14 +51,42 @@ extension HeadlessHMI {
         }
     }
 
+    /// How long an alert stays open when Core sent it with `duration` 0: 10 s, SDL's generic_hmi's
+    /// `DEFAULT_TIMEOUT_VALUE` (and Core's `DefaultTimeout`). Core 8.2 sends 0 for every Alert and
+    /// SubtleAlert with soft buttons (alert_request.cc, subtle_alert_request.cc: the app's
+    /// `duration` is dropped and Core stops timing the request), so that such an alert waits for
+    /// the driver rather than for the app's duration (HMI_API.xml UI.Alert `duration`).
+    static let defaultAlertTimeout: Int64 = 10_000
+
+    /// The HMI methods that show soft buttons the driver can press (HMI_API.xml `softButtons`).
+    static let softButtonMethods: Set<String> = ["UI.Alert", "UI.SubtleAlert", "UI.ScrollableMessage"]
+
+    /// How long the HMI holds `method` (before `timeScale`): an alert's `duration`, or
+    /// ``defaultAlertTimeout`` when Core sent 0; otherwise the simulator's duration of the mobile
+    /// function; speech at most ``longestSpeech``.
+    static func waitingTime(of method: String, params: [String: SDLJSON]) -> Int64 {
+        if method == "UI.Alert" || method == "UI.SubtleAlert" {
+            let duration = params["duration"]?.intValue ?? 0
+            return duration > 0 ? duration : defaultAlertTimeout
+        }
+        let milliseconds = HeadUnit.duration(of: interactionFunctions[method] ?? method, parameters: .object(params))
+        return method == "TTS.Speak" ? min(milliseconds, longestSpeech) : milliseconds
+    }
+
+    /// Whether the interaction shows soft buttons.
+    static func hasSoftButtons(_ interaction: HMIInteraction) -> Bool {
+        softButtonMethods.contains(interaction.method) && !(interaction.params["softButtons"]?.arrayValue ?? []).isEmpty
+    }
+
+    private func scaled(_ milliseconds: Int64) -> Int64 {
+        Int64((Double(milliseconds) * timeScale).rounded())
+    }
+
     /// Holds one of Core's interaction requests; what to send now (the system context).
     mutating func openInteraction(id: Int64, method: String, params: [String: SDLJSON], now: NIODeadline) -> [HMIMessage] {
-        let function = Self.interactionFunctions[method] ?? method
-        var milliseconds = HeadUnit.duration(of: function, parameters: .object(params))
-        if method == "TTS.Speak" { milliseconds = min(milliseconds, Self.longestSpeech) }
-        let scaled = Int64((Double(milliseconds) * timeScale).rounded())
+        let wait = scaled(Self.waitingTime(of: method, params: params))
         let appID = params["appID"]?.intValue ?? 0
-        interactions[id] = HMIInteraction(id: id, method: method, appID: appID, params: params, deadline: now + .milliseconds(scaled))
+        interactions[id] = HMIInteraction(id: id, method: method, appID: appID, params: params, deadline: now + .milliseconds(wait))
         guard let context = Self.systemContext(of: method) else { return [] }
         return [notify("UI.OnSystemContext", ["systemContext": .string(context), "appID": .int(appID)])]
     }
@@ -67,13 +95,50 @@ extension HeadlessHMI {
     public var nextInteractionDeadline: NIODeadline? { interactions.values.map(\.deadline).min() }
 
     /// Answers the interactions whose time ran out, as the HMI does when the driver did nothing:
-    /// alerts, messages and speech SUCCESS, sliders and choices TIMED_OUT.
+    /// alerts, messages and speech SUCCESS, sliders and choices TIMED_OUT, and an Alert or
+    /// SubtleAlert with soft buttons ABORTED (no button was pressed; generic_hmi's `onAlertTimeout`).
     public mutating func expireInteractions(now: NIODeadline) -> [HMIMessage] {
         let due = interactions.values.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
         return due.flatMap { interaction -> [HMIMessage] in
-            let waits = ["UI.Slider", "UI.PerformInteraction", "VR.PerformInteraction"].contains(interaction.method)
-            return close(interaction.id, code: waits ? .timedOut : .success)
+            let code: HMIResult
+            if ["UI.Slider", "UI.PerformInteraction", "VR.PerformInteraction"].contains(interaction.method) {
+                code = .timedOut
+            } else if interaction.method != "UI.ScrollableMessage", Self.hasSoftButtons(interaction) {
+                code = .aborted
+            } else {
+                code = .success
+            }
+            return close(interaction.id, code: code)
         }
+    }
+
+    /// The driver pressed soft button `customButtonID` of the app (its `Buttons.OnButtonEvent` and
+    /// `OnButtonPress` are sent first: Core passes the press to the app, which must see it before
+    /// the alert's response). When the app's open Alert, SubtleAlert or ScrollableMessage shows
+    /// that button, the HMI does what the button's `systemAction` (MOBILE_API.xml `SystemAction`)
+    /// asks: DEFAULT_ACTION closes it SUCCESS (an alert's speech ends with it), STEAL_FOCUS also
+    /// activates the app, KEEP_CONTEXT leaves it open for its time again and tells Core so
+    /// (`BasicCommunication.OnResetTimeout`, with Core's own bound: `DefaultTimeout` plus that time).
+    mutating func softButtonPressed(appID: Int64, customButtonID: Int64, now: NIODeadline) -> [HMIMessage] {
+        guard let shown = interactions(ofApp: appID).first(where: { Self.softButtonMethods.contains($0.method) }),
+            let button = shown.params["softButtons"]?.arrayValue?.first(where: { $0["softButtonID"]?.intValue == customButtonID })
+        else { return [] }
+        let action = button["systemAction"]?.stringValue ?? "DEFAULT_ACTION"
+        if action == "KEEP_CONTEXT" {
+            let wait = scaled(Self.waitingTime(of: shown.method, params: shown.params))
+            interactions[shown.id]?.deadline = now + .milliseconds(wait)
+            return [notify("BasicCommunication.OnResetTimeout", [
+                "requestID": .int(shown.id), "methodName": .string(shown.method), "resetPeriod": .int(Self.defaultAlertTimeout + wait),
+            ])]
+        }
+        var out = close(shown.id, code: .success)
+        if shown.method == "UI.Alert" {
+            out += interactions(ofApp: appID).filter { $0.method == "TTS.Speak" }.flatMap { close($0.id, code: .success) }
+        }
+        if action == "STEAL_FOCUS", apps[appID]?.hmiLevel != "FULL" {
+            out += (try? activate(appID: appID)) ?? []
+        }
+        return out
     }
 
     /// Ends an open interaction with `code`: the answer to Core, then MAIN for a UI one.

@@ -20,8 +20,8 @@ struct HMICommand: AsyncParsableCommand {
         discussion: """
             It connects to Core's HMI port (--core-hmi, ws://127.0.0.1:8087 by default; Core's ini has \
             ServerAddress/ServerPort), registers every component, answers Core's start-up requests from a \
-            head-unit profile (--capabilities: the simulator's profile format; its built-in profile by \
-            default), keeps the list of apps and, with --auto-activate, activates each new app. It \
+            head-unit profile (--capabilities: the simulator's profile format, or SDL Core's own \
+            hmi_capabilities.json as it is; the simulator's built-in profile by default), keeps the list of apps and, with --auto-activate, activates each new app. It \
             connects again with backoff whenever Core is not there or restarts. The control API on \
             --control (JSON over HTTP, no tokens: loopback unless --insecure) activates apps, presses \
             buttons, picks commands, answers alerts, sliders and choices (which otherwise end after their \
@@ -34,7 +34,7 @@ struct HMICommand: AsyncParsableCommand {
     @Option(name: .customLong("core-hmi"), help: "Core's HMI WebSocket (ws://host:port).")
     var coreHMI: String?
 
-    @Option(help: "The capabilities to answer Core with: core-8.2 (the default), full, or a profile file (as sdl-gateway simulate --profile).")
+    @Option(help: "The capabilities to answer Core with: core-8.2 (the default), full, or a file: a profile (as sdl-gateway simulate --profile) or Core's hmi_capabilities.json.")
     var capabilities: String?
 
     @Option(help: "Where the control API listens (host:port; port 0 picks one).")

@@ -19,7 +19,7 @@ struct SimulatorOptions: ParsableArguments {
     @Option(help: "Replay speed of --trace (2 = twice as fast), above 0 and at most 1000. Default 1.")
     var traceSpeed: Double?
 
-    @Option(help: "The capabilities: core-8.2 (the default: SDL Core 8.2's stock hmi_capabilities.json), full (a richer head unit), or a JSON profile file.")
+    @Option(help: "The capabilities: core-8.2 (the default: SDL Core 8.2's stock hmi_capabilities.json), full (a richer head unit), or a file: a JSON profile or SDL Core's own hmi_capabilities.json.")
     var profile: String?
 
     @Flag(help: "Send the JSON of every RPC pretty-printed with newlines and tabs, as SDL Core does (compact by default).")

@@ -14,7 +14,7 @@ struct ProfileResourceTests {
     func sameText() {
         // CRC-32 of Resources/default-profile.json; change it together with the file when the
         // built-in profile is edited on purpose (last: rebuilt from Core 8.2's stock
-        // hmi_capabilities.json by Scripts/core-profile.py).
+        // hmi_capabilities.json; CoreCapabilitiesTests checks the conversion gives it).
         let text = SimulatorProfile.defaultJSON.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(SDLCRC32.checksum(text) == 0x661B_C70D)
         #expect(text.utf8.count == 22_555)

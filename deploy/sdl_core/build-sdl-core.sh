@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds SDL Core 8.2.0 from its public sources on Debian 12 (bookworm, gcc 12), the steps
-# deploy/sdl_core/Dockerfile runs, for machines without Docker. About 20 minutes with 2 cores,
-# a 6 GB build tree.
+# deploy/sdl_core/Dockerfile runs, for machines without Docker. About 20 minutes with 2 cores;
+# the work tree (sources and a Release build) takes about 0.5 GB (515 MB measured).
 #
 #   deploy/sdl_core/build-sdl-core.sh PREFIX
 #
@@ -12,7 +12,8 @@
 # Environment:
 #   SDL_CORE_GIT_MIRROR  a directory holding git repositories named sdl_core, rpc_spec, jsoncpp and
 #                        bson_c_lib (bare or not) to take the sources from instead of github.com
-#   SDL_CORE_WORK        where sources and the build tree go (default: PREFIX/work; delete it after)
+#   SDL_CORE_WORK        where sources and the build tree go (default: PREFIX/work; delete it after);
+#                        a relative path is taken from the current directory, as PREFIX is
 #   JOBS                 parallel compile jobs (default: the number of processors)
 #   SKIP_APT=1           the Debian packages are installed already
 #   SDL_CORE_BUILD_TYPE  Release (default) or Debug
@@ -22,6 +23,9 @@ prefix="${1:?usage: build-sdl-core.sh PREFIX}"
 mkdir -p "$prefix"
 prefix="$(cd "$prefix" && pwd)"
 work="${SDL_CORE_WORK:-$prefix/work}"
+# Absolute, as PREFIX: the build runs in $work/build and hands cmake $work/sdl_core.
+mkdir -p "$work"
+work="$(cd "$work" && pwd)"
 jobs="${JOBS:-$(nproc)}"
 build_type="${SDL_CORE_BUILD_TYPE:-Release}"
 

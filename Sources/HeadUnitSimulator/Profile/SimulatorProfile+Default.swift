@@ -6,7 +6,8 @@ import SDLSpec
 ///
 /// - `core-8.2` (``default``, `Resources/default-profile.json`): what SDL Core 8.2.0 sends apps from
 ///   its stock `hmi_capabilities.json` — 30 text fields, an 800×350 touchscreen, TEXT speech,
-///   44 kHz 8-bit audio pass-thru. `Scripts/core-profile.py` builds it from Core's file.
+///   44 kHz 8-bit audio pass-thru: Core's stock file as ``profileDocument(fromCoreCapabilities:base:)``
+///   converts it.
 /// - `full` (``full``, `Resources/full-profile.json`): a richer 800×480 head unit (38 text fields
 ///   including `templateTitle`, every speech capability, widgets) for apps that use more.
 ///

@@ -25,6 +25,13 @@ import SDLSpec
 /// | `systemCapabilities` | object | by `SystemCapabilityType`: `NAVIGATION` (`NavigationCapability`), `PHONE_CALL` (`PhoneCapability`), `VIDEO_STREAMING` (`VideoStreamingCapability`), `REMOTE_CONTROL` (`RemoteControlCapabilities`), `APP_SERVICES` (`AppServicesCapabilities`), `SEAT_LOCATION` (`SeatLocationCapability`), `DRIVER_DISTRACTION` (`DriverDistractionCapability`), `DISPLAYS` (`[DisplayCapability]`) |
 /// | `displays` | object | when `systemCapabilities` has no `DISPLAYS`, it is built from `displayCapabilities`, `buttonCapabilities` and `softButtonCapabilities` as one display with main window 0, plus `displays.windowTypeSupported` (`[WindowTypeCapabilities]`, default one MAIN window) and `displays.mainWindow` (more `WindowCapability` members, such as `keyboardCapabilities` or `menuLayoutsAvailable`) |
 ///
+/// ## SDL Core's `hmi_capabilities.json`
+///
+/// A file with Core's top-level sections (`UI`, `VR`, `TTS`, `Buttons`, `VehicleInfo`, `RC`,
+/// `SyncMessageVersion`) instead is read as Core's own capabilities file and converted as it is
+/// loaded (``profileDocument(fromCoreCapabilities:base:)``); a file in neither format is refused
+/// with an error naming both.
+///
 /// Loading checks everything: unknown keys, the profile's own keys, and the RegisterAppInterface
 /// response and every GetSystemCapability answer built from the profile against the catalog, so
 /// a profile that loads never makes the head unit send an invalid message.
@@ -94,8 +101,9 @@ public struct SimulatorProfile: Sendable, Hashable {
     /// The `SystemCapability` objects by type, built at load time.
     private let systemCapabilities: [String: SDLJSON]
 
-    /// Loads a profile (format above). Throws ``SimulatorProfileError`` naming the JSON path of
-    /// the first problem.
+    /// Loads a profile (format above), or SDL Core's `hmi_capabilities.json` as it is, converted
+    /// (``profileDocument(fromCoreCapabilities:base:)``). Throws ``SimulatorProfileError`` naming
+    /// the JSON path of the first problem (in Core's file, for Core's file).
     public init(json: some Collection<UInt8>, catalog: SDLCatalog = .builtIn) throws(SimulatorProfileError) {
         let root: SDLJSON
         do {
@@ -106,8 +114,22 @@ public struct SimulatorProfile: Sendable, Hashable {
         guard case .object(let document) = root else {
             throw SimulatorProfileError(kind: .invalidProfile, path: "$", message: "expected an object, got \(root.typeName)")
         }
+        guard Self.isCoreCapabilities(document) else {
+            self = try SimulatorProfile(document: document, catalog: catalog)
+            return
+        }
+        let converted = try Self.profileDocument(fromCoreCapabilities: document)
+        do throws(SimulatorProfileError) {
+            self = try SimulatorProfile(document: converted, catalog: catalog)
+        } catch {
+            throw error.inCoreCapabilities()
+        }
+    }
+
+    /// Loads a profile object (format above).
+    init(document: [String: SDLJSON], catalog: SDLCatalog) throws(SimulatorProfileError) {
         for key in document.keys.sorted() where !Self.profileKeys.contains(key) {
-            throw SimulatorProfileError(kind: .invalidProfile, path: "$.\(key)", message: "unknown key")
+            throw SimulatorProfileError(kind: .invalidProfile, path: "$.\(key)", message: "unknown key. \(Self.acceptedFormats)")
         }
         let languages = catalog.enums["Language"]
         func requireLanguage(_ key: String) throws(SimulatorProfileError) -> String {
