@@ -167,7 +167,7 @@ struct SimulatorControlRoutesTests {
         let (_, simulator) = try Self.makeApplication()
         let router = Router()
         let aliases = ["radio": "demo", "demo2": "nobody"]
-        SimulatorControlRoutes(simulator: simulator, gatewayApp: { aliases[$0] }).add(to: router.group("v1/simulator"))
+        SimulatorControlRoutes(simulator: simulator, names: GatewayNames(sdlAppID: { aliases[$0] })).add(to: router.group("v1/simulator"))
         try await Application(router: router).test(.router) { client in
             try await client.execute(uri: "/v1/simulator/apps/radio", method: .get) { response throws in
                 #expect(response.status == .ok)
