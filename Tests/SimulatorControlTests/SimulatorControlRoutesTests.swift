@@ -162,7 +162,7 @@ struct SimulatorControlRoutesTests {
         }
     }
 
-    @Test("Routes that take an appID take the id another name resolves to (the gateway's app id under serve --simulate); an SDL appID wins")
+    @Test("Routes that take an appID take the id another name resolves to (the gateway's app id under serve --simulate)")
     func gatewayAppIDs() async throws {
         let (_, simulator) = try Self.makeApplication()
         let router = Router()
