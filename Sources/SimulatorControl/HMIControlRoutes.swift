@@ -2,11 +2,15 @@ import HTTPAPISupport
 import HeadUnitSimulator
 import HeadlessHMI
 import Hummingbird
+import SDLManagers
 import SDLProtocol
 import SDLTransport
 
 /// The control API of `sdl-gateway hmi`: the simulator's paths where they mean the same thing,
-/// acting on a real SDL Core through its HMI interface. Apps are named by Core's HMI app id.
+/// acting on a real SDL Core through its HMI interface. Names are the simulator's too: an app by
+/// its SDL appID (Core's `policyAppID`), by Core's HMI app id, or under `serve --hmi` by the
+/// gateway's app id; a command, choice or soft button by its number or (under serve) by the id
+/// the app declared to the gateway's managers (``GatewayNames``).
 ///
 /// - `GET /status`: whether the HMI is connected and ready, and Core's address
 /// - `GET /apps`, `GET /apps/{appID}`, `GET /apps/{appID}/screen` (its last `UI.Show`)
@@ -14,20 +18,20 @@ import SDLTransport
 /// - `POST /apps/{appID}/commands/{cmdID}` `{"triggerSource": "MENU"|"VR"}`: UI/VR.OnCommand
 /// - `POST /apps/{appID}/interaction` `{"choiceID", "sliderPosition", "result", "triggerSource", "text"}`:
 ///   the driver answers the app's open alert, slider, speech or PerformInteraction
-/// - `POST /buttons/{name}/press` `{"mode", "appID", "customButtonID"}`: Buttons.OnButtonEvent/OnButtonPress
+/// - `POST /buttons/{name}/press` `{"mode", "appID", "softButtonID"}` (`customButtonID` too):
+///   Buttons.OnButtonEvent/OnButtonPress
 /// - `GET`/`PUT /driver-distraction` `{"state": "DD_ON"}`: UI.OnDriverDistraction
 /// - `GET`/`PUT /vehicle-data` `{"speed": 0, "fuelLevel": null}`: overrides over the drive
 ///   (`null` removes one); Core gets the subscribed ones as VehicleInfo.OnVehicleData
 public struct HMIControlRoutes: ControlRoutes {
     public let connection: HMIConnection
-    /// The SDL appID of the gateway's app with this id (`serve --hmi`), so that a path takes the
-    /// gateway's app id where it takes Core's HMI app id.
-    let gatewayApp: @Sendable (String) -> String?
+    /// The gateway's names (`serve --hmi`), taken where the routes take Core's.
+    let names: GatewayNames
 
-    /// - Parameter gatewayApp: the SDL appID of the gateway's app with this id, if any.
-    public init(connection: HMIConnection, gatewayApp: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    /// - Parameter names: the gateway's names, under `serve`; ``GatewayNames/none`` standalone.
+    public init(connection: HMIConnection, names: GatewayNames = .none) {
         self.connection = connection
-        self.gatewayApp = gatewayApp
+        self.names = names
     }
 
     public static let operations: [APIOperation] = [
@@ -55,10 +59,10 @@ public struct HMIControlRoutes: ControlRoutes {
             .array(connection.snapshot.apps.values.sorted { $0.appID < $1.appID }.map(\.json))
         }
         router.get("apps/:appID") { _, context -> SDLJSON in
-            try Self.app(try routes.appID(context), connection).json
+            try Self.app(try routes.app(context).appID, connection).json
         }
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
-            let appID = try routes.appID(context)
+            let appID = try routes.app(context).appID
             let hmi = connection.snapshot
             let app = try Self.app(appID, connection)
             var screen = app.screen.json
@@ -67,15 +71,15 @@ public struct HMIControlRoutes: ControlRoutes {
             return .object(screen)
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
-            let appID = try routes.appID(context)
+            let appID = try routes.app(context).appID
             let body = try await SimulatorControlRoutes.body(request, allowed: ["hmiLevel"])
             guard let level = try SimulatorControlRoutes.string(body, "hmiLevel") else { throw HTTPProblem.invalidBody("hmiLevel is required") }
             try await Self.perform(connection) { hmi throws(HMIError) in try hmi.setHMILevel(appID: appID, level) }
             return try Self.app(appID, connection).json
         }
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
-            let appID = try routes.appID(context)
-            guard let commandID = Int64(try context.parameters.decoded("cmdID")) else { throw HTTPProblem.invalidBody("cmdID must be an integer") }
+            let (appID, gatewayApps) = try routes.app(context)
+            let commandID = try routes.names.number(.name(try context.parameters.decoded("cmdID")), .command, gatewayApps: gatewayApps)
             let body = try await SimulatorControlRoutes.body(request, optional: true, allowed: ["triggerSource"])
             let source = try SimulatorControlRoutes.string(body, "triggerSource") ?? "MENU"
             guard source == "MENU" || source == "VR" else { throw HTTPProblem.invalidBody("triggerSource is MENU or VR") }
@@ -83,10 +87,11 @@ public struct HMIControlRoutes: ControlRoutes {
             return ["appID": .int(appID), "cmdID": .int(commandID), "triggerSource": .string(source)]
         }
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
-            let appID = try routes.appID(context)
+            let (appID, gatewayApps) = try routes.app(context)
             let body = try await SimulatorControlRoutes.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
+            let choice = try ControlID.from(body, "choiceID")
             let answer = InteractionAnswer(
-                choiceID: try SimulatorControlRoutes.int(body, "choiceID"), sliderPosition: try SimulatorControlRoutes.int(body, "sliderPosition"),
+                choiceID: try choice.map { try routes.names.number($0, .choice, gatewayApps: gatewayApps) }, sliderPosition: try SimulatorControlRoutes.int(body, "sliderPosition"),
                 resultCode: try SimulatorControlRoutes.string(body, "result"), triggerSource: try SimulatorControlRoutes.string(body, "triggerSource"),
                 manualTextEntry: try SimulatorControlRoutes.string(body, "text")
             )
@@ -95,10 +100,11 @@ public struct HMIControlRoutes: ControlRoutes {
         }
         router.post("buttons/:name/press") { request, context -> SDLJSON in
             let name = try context.parameters.decoded("name")
-            let body = try await SimulatorControlRoutes.body(request, optional: true, allowed: ["mode", "appID", "customButtonID"])
+            let body = try await SimulatorControlRoutes.body(request, optional: true, allowed: ["mode", "appID", "softButtonID", "customButtonID"])
             let mode = try SimulatorControlRoutes.string(body, "mode") ?? "SHORT"
-            let appID = try SimulatorControlRoutes.int(body, "appID")
-            let customButtonID = try SimulatorControlRoutes.int(body, "customButtonID")
+            let app = try ControlBody.appName(body, "appID").map { try routes.app(named: $0) }
+            let appID = app?.appID
+            let customButtonID = try ControlBody.softButton(body).map { try routes.names.softButtonNumber($0, gatewayApps: app?.gatewayApps) }
             try await Self.perform(connection) { hmi throws(HMIError) in
                 try hmi.pressButton(name, mode: mode, appID: appID, customButtonID: customButtonID)
             }
@@ -126,17 +132,6 @@ public struct HMIControlRoutes: ControlRoutes {
             try await Self.perform(connection) { hmi throws(HMIError) in try hmi.overrideVehicleData(values) }
             return .object(connection.snapshot.vehicleData)
         }
-    }
-
-    /// The HMI app id a path names: Core's HMI app id, else (under `serve --hmi`) the gateway's app
-    /// id of an app Core registered (matched by its SDL appID, Core's `policyAppID`).
-    func appID(_ context: some RequestContext) throws -> Int64 {
-        let named = try context.parameters.decoded("appID")
-        if let appID = Int64(named) { return appID }
-        if let sdlAppID = gatewayApp(named), let app = connection.snapshot.apps.values.first(where: { $0.policyAppID == sdlAppID }) {
-            return app.appID
-        }
-        throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: "apps are named by Core's HMI app id (an integer) or the gateway's app id of an app Core registered")
     }
 
     static func app(_ appID: Int64, _ connection: HMIConnection) throws -> HeadlessHMI.App {

@@ -2,6 +2,7 @@ import HTTPAPISupport
 import Hummingbird
 import HeadUnitSimulator
 import NIOCore
+import SDLManagers
 import SDLProtocol
 
 /// The simulator's control API: JSON over HTTP, served on `simulate --control` and mounted at
@@ -13,22 +14,14 @@ public struct SimulatorControlRoutes: ControlRoutes {
     public static let maximumFaultDelay: Int64 = 600_000
 
     let simulator: SimulatedHeadUnit
-    /// The SDL appID of an app the gateway knows by another id (`serve --simulate`), so the
-    /// routes take the gateway's app id where they take an appID.
-    let gatewayApp: @Sendable (String) -> String?
+    /// The gateway's names of apps, menu entries, choices and soft buttons (`serve --simulate`),
+    /// taken where the routes take the head unit's (``GatewayNames``).
+    let names: GatewayNames
 
-    /// - Parameter gatewayApp: the SDL appID of the gateway's app with this id, if any.
-    public init(simulator: SimulatedHeadUnit, gatewayApp: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    /// - Parameter names: the gateway's names, under `serve`; ``GatewayNames/none`` standalone.
+    public init(simulator: SimulatedHeadUnit, names: GatewayNames = .none) {
         self.simulator = simulator
-        self.gatewayApp = gatewayApp
-    }
-
-    /// The appID a path or body names in `unit`: an app registered with that SDL appID first,
-    /// else the gateway's app with that id (an unknown one stays as given and is a 404 of the
-    /// head unit). Called inside `simulator.perform`, so the answer holds for what it does.
-    func resolveAppID(_ named: String, in unit: HeadUnit) -> String {
-        if unit.app(withID: named) != nil { return named }
-        return gatewayApp(named) ?? named
+        self.names = names
     }
 
     /// Every operation, with its path relative to where the routes are mounted; tests check it
@@ -50,7 +43,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
         }
         router.get("apps/:appID") { _, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
-            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(resolveAppID(named, in: unit)).json }, []) }
+            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(resolveApp(named, in: unit).appID).json }, []) }
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
@@ -59,7 +52,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
             let audio = try Self.string(body, "audioStreamingState")
             let systemContext = try Self.string(body, "systemContext")
             return try simulator.perform { unit, now in
-                let appID = resolveAppID(named, in: unit)
+                let appID = try resolveApp(named, in: unit).appID
                 let actions = try Self.control { try unit.setHMI(appID: appID, hmiLevel: level, audioStreamingState: audio, systemContext: systemContext, now: now) }
                 return (try Self.control { try unit.requireApp(appID).json }, actions)
             }
@@ -67,7 +60,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
             return try simulator.perform { unit, now in
-                var screen = try Self.control { try unit.requireApp(resolveAppID(named, in: unit)).screen.json }
+                var screen = try Self.control { try unit.requireApp(resolveApp(named, in: unit).appID).screen.json }
                 // Where a running clock is now, so a viewer can run it from here.
                 if var clock = screen["mediaClock"]?.objectValue, let position = HeadUnit.mediaClockPosition(.object(clock), now: now) {
                     clock["currentSeconds"] = .double(position)
@@ -78,13 +71,12 @@ public struct SimulatorControlRoutes: ControlRoutes {
         }
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
-            guard let commandID = Int64(try context.parameters.decoded("cmdID")) else {
-                throw HTTPProblem.invalidBody("cmdID must be an integer")
-            }
+            let command = ControlID.name(try context.parameters.decoded("cmdID"))
             let body = try await Self.body(request, optional: true, allowed: ["triggerSource"])
             let source = try Self.string(body, "triggerSource") ?? "MENU"
             return try simulator.perform { unit, now in
-                let appID = resolveAppID(named, in: unit)
+                let (appID, gatewayApps) = try resolveApp(named, in: unit)
+                let commandID = try names.number(command, .command, gatewayApps: gatewayApps)
                 let actions = try Self.control { try unit.triggerCommand(appID: appID, commandID: commandID, triggerSource: source, now: now) }
                 return (["appID": .string(appID), "cmdID": .int(commandID), "triggerSource": .string(source)], actions)
             }
@@ -92,25 +84,30 @@ public struct SimulatorControlRoutes: ControlRoutes {
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
             let body = try await Self.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
-            let answer = InteractionAnswer(
-                choiceID: try Self.int(body, "choiceID"),
+            let choice = try ControlID.from(body, "choiceID")
+            var answer = InteractionAnswer(
+                choiceID: nil,
                 sliderPosition: try Self.int(body, "sliderPosition"),
                 resultCode: try Self.string(body, "result"),
                 triggerSource: try Self.string(body, "triggerSource"),
                 manualTextEntry: try Self.string(body, "text")
             )
             return try simulator.perform { unit, now in
-                try Self.control { try unit.answerInteraction(appID: resolveAppID(named, in: unit), answer, now: now) }
+                let (appID, gatewayApps) = try resolveApp(named, in: unit)
+                answer.choiceID = try choice.map { try names.number($0, .choice, gatewayApps: gatewayApps) }
+                return try Self.control { try unit.answerInteraction(appID: appID, answer, now: now) }
             }
         }
         router.post("buttons/:name/press") { request, context -> SDLJSON in
             let name = try context.parameters.decoded("name")
-            let body = try await Self.body(request, optional: true, allowed: ["mode", "appID", "softButtonID"])
+            let body = try await Self.body(request, optional: true, allowed: ["mode", "appID", "softButtonID", "customButtonID"])
             let mode = try Self.string(body, "mode") ?? "SHORT"
-            let named = try Self.string(body, "appID")
-            let softButtonID = try Self.int(body, "softButtonID")
+            let named = try ControlBody.appName(body, "appID")
+            let button = try ControlBody.softButton(body)
             return try simulator.perform { unit, now in
-                let appID = named.map { resolveAppID($0, in: unit) }
+                let app = try named.map { try resolveApp($0, in: unit) }
+                let appID = app?.appID
+                let softButtonID = try button.map { try names.softButtonNumber($0, gatewayApps: app?.gatewayApps) }
                 let (notified, actions) = try Self.control { try unit.pressButton(name, mode: mode, appID: appID, softButtonID: softButtonID, now: now) }
                 return (["button": .string(name), "mode": .string(mode), "notified": .array(notified.map { .string($0) })], actions)
             }
@@ -164,7 +161,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
                     else {
                         throw HTTPProblem.invalidBody("burst needs notification (string) and count (integer); appID is a string, params an object, ratePerSecond a number")
                     }
-                    let appID = burst["appID"]?.stringValue.map { resolveAppID($0, in: unit) }
+                    let appID = try burst["appID"]?.stringValue.map { try resolveApp($0, in: unit).appID }
                     actions = try Self.control {
                         try unit.burst(
                             name, parameters: burst["params"]?.objectValue ?? [:], count: Int(count),

@@ -51,7 +51,10 @@ enum GatewayHarness {
     /// The simulator's control API mounted as `serve --simulate` mounts it.
     static func simulatorRoutes(_ simulator: SimulatedHeadUnit) -> GatewayRouteGroup {
         GatewayRouteGroup(path: "v1/simulator", operations: SimulatorControlRoutes.operations) { group, apps in
-            SimulatorControlRoutes(simulator: simulator, gatewayApp: { apps.sdlAppID(ofApp: $0) }).add(to: group)
+            let names = GatewayNames(
+                sdlAppID: { apps.sdlAppID(ofApp: $0) }, apps: { apps.apps(withSDLAppID: $0) }, declaredIDs: { apps.declaredIDs(ofApp: $0) }
+            )
+            SimulatorControlRoutes(simulator: simulator, names: names).add(to: group)
         }
     }
 

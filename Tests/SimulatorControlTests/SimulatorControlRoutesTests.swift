@@ -162,12 +162,12 @@ struct SimulatorControlRoutesTests {
         }
     }
 
-    @Test("Routes that take an appID take the id another name resolves to (the gateway's app id under serve --simulate); an SDL appID wins")
+    @Test("Routes that take an appID take the id another name resolves to (the gateway's app id under serve --simulate)")
     func gatewayAppIDs() async throws {
         let (_, simulator) = try Self.makeApplication()
         let router = Router()
         let aliases = ["radio": "demo", "demo2": "nobody"]
-        SimulatorControlRoutes(simulator: simulator, gatewayApp: { aliases[$0] }).add(to: router.group("v1/simulator"))
+        SimulatorControlRoutes(simulator: simulator, names: GatewayNames(sdlAppID: { aliases[$0] })).add(to: router.group("v1/simulator"))
         try await Application(router: router).test(.router) { client in
             try await client.execute(uri: "/v1/simulator/apps/radio", method: .get) { response throws in
                 #expect(response.status == .ok)

@@ -22,6 +22,10 @@ final class AppManagers: Sendable {
         /// The choice sets and keyboard properties the head unit has.
         var choiceSets = SDLChoiceSetManager()
         var alerts = SDLAlertManager()
+        /// The interaction and the alert the head unit shows now, while their requests wait:
+        /// what the control APIs read the user's choice and button ids from (``SDLDeclaredIDs``).
+        var openInteraction: SDLPendingInteraction?
+        var openAlert: SDLPendingAlert?
     }
 
     let state = Mutex(State())

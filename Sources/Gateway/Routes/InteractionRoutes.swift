@@ -69,7 +69,11 @@ struct InteractionRoutes: Sendable {
             var sent = try await uploads + runner.run(plan, app: id)
             // The sets exist now, whatever the driver answers.
             manager.accept(update)
-            managers.state.withLock { $0.choiceSets = manager }
+            managers.state.withLock { state in
+                state.choiceSets = manager
+                state.openInteraction = update.pending
+            }
+            defer { managers.state.withLock { $0.openInteraction = nil } }
             let response = try await runner.answer(performRequest, app: id, answered: SDLPendingInteraction.answeredResults)
             sent.append(ManagerPlanRunner.sentEntry(performRequest, response: response))
             let answer: SDLInteractionAnswer
@@ -101,6 +105,8 @@ struct InteractionRoutes: Sendable {
             let uploads = try await runner.knownFiles(app: id, needing: alert.dynamicFiles.map { (file: $0.file, field: $0.path) }).sent
             guard let request = update.plan.requests.last else { throw GatewayError(.internalError, "an alert plan ends with its alert") }
             let mark = try runner.trafficMark(app: id)
+            managers.state.withLock { $0.openAlert = update.pending }
+            defer { managers.state.withLock { $0.openAlert = nil } }
             let response = try await runner.answer(request, app: id, answered: SDLPendingAlert.answeredResults)
             let notifications = try runner.notifications(app: id, after: mark, until: request.functionName)
             guard let answer = update.pending.answer(response: response, notifications: notifications) else {
