@@ -92,11 +92,12 @@ public struct GatewayRouter: Sendable {
     /// connection (``MinimumBodyRate``); a connection whose first request head is not complete within
     /// the request head timeout is answered 408 and closed (``RequestHeadDeadline``), one whose
     /// first head the HTTP decoder refuses is answered 431 or 400 and closed
-    /// (``MalformedHeadAnswer``); one idle between requests, or stalled inside one, for the
-    /// configured idle timeout is closed; a client that leaves is noticed at once
+    /// (``MalformedHeadAnswer``); a refused upgrade is answered with the WebSocket router's
+    /// problem (``RefusedUpgradeAnswer``), not Hummingbird's empty 400; one idle between
+    /// requests, or stalled inside one, for the configured idle timeout is closed; a client that leaves is noticed at once
     /// (``ConnectionCloseWatcher``), so its SSE stream ends.
     public func makeServer() -> HTTPServerBuilder {
-        let webSocketResponder = makeWebSocketRouter().buildResponder()
+        let webSocketResponder = UpgradeRefusalRecorder(inner: makeWebSocketRouter().buildResponder())
         let bodyRate = MinimumBodyRate.Rule(
             bytesPerSecond: configuration.limits.minimumBodyRate, grace: TimeAmount(configuration.limits.bodyRateGrace), interval: .seconds(1)
         )
@@ -112,7 +113,9 @@ public struct GatewayRouter: Sendable {
             RequestHeadDeadlineChannel(
                 timeout: headTimeout,
                 inner: MalformedHeadAnswerChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+                    inner: RefusedUpgradeAnswerChannel(
+                        inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+                    )
                 )
             )
         }
