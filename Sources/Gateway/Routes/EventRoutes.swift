@@ -96,6 +96,13 @@ struct EventRoutes: Sendable {
         router.get("v1/events") { request, context -> Response in
             try serverSentEvents(request, context: context, app: nil)
         }
+        // HEAD checks what GET would (the app, the query, Accept) without opening a stream.
+        router.head("v1/apps/:id/events") { request, context -> Response in
+            try serverSentEventsHead(request, app: try context.parameters.decoded("id"))
+        }
+        router.head("v1/events") { request, _ -> Response in
+            try serverSentEventsHead(request, app: nil)
+        }
     }
 
     func addWebSocket(to router: some RouterMethods<GatewayRequestContext>) {
@@ -132,6 +139,15 @@ struct EventRoutes: Sendable {
     }
 
     // MARK: Server-Sent Events
+
+    private func serverSentEventsHead(_ request: Request, app: String?) throws -> Response {
+        guard request.headers[.accept]?.contains("text/event-stream") == true else {
+            throw GatewayError(.notAcceptable, "open a WebSocket or send Accept: text/event-stream")
+        }
+        let stream = try stream(request, app: app)
+        guard !stream.binaryAudio else { throw GatewayError(.invalidQuery, "audio=binary needs a WebSocket: Server-Sent Events carry text only") }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"])
+    }
 
     private func serverSentEvents(_ request: Request, context: GatewayRequestContext, app: String?) throws -> Response {
         if request.headers[.upgrade]?.lowercased() == "websocket" {

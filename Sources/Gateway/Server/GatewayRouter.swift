@@ -44,8 +44,10 @@ public struct GatewayRouter: Sendable {
         )
     }
 
+    /// Every GET route answers HEAD too, as GET without the body (its `Content-Length` kept):
+    /// the router makes a HEAD route for each GET route without one (the event streams have their own).
     public func makeRouter() -> Router<GatewayRequestContext> {
-        let router = Router(context: GatewayRequestContext.self)
+        let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: EdgeMiddleware(origins: origins, operations: allOperations))
         router.add(middleware: RequestLogMiddleware(level: .info))
         router.add(middleware: MetricsMiddleware())
