@@ -270,7 +270,17 @@ struct CredentialTests {
     func credentialSources() {
         typealias C = Authenticator.Credential
         #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "Bearer  abc"])) == C.token("abc"))
-        #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "Basic abc"])) == C.token(""))
+        #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "Basic abc"])) == C.otherScheme("Basic"))
+        #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "abc"])) == C.otherScheme("abc"))
+        #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "tok-1:x y"])) == C.token(""), "not a scheme's name: never echoed")
+        // Another scheme is named as such, not called a bad bearer token (issue 30, item 15).
+        let authenticator = Authenticator(tokens: ["tok-12345": .read])
+        #expect {
+            try authenticator.authenticate(Self.request("/v1/apps", [.authorization: "Basic dXNlcjpwYXNz"]), address: "a")
+        } throws: { error in
+            let detail = (error as? GatewayError)?.detail ?? ""
+            return detail.contains("Authorization: Basic is not accepted") && detail.contains("Bearer") && !detail.contains("dXNlcjpwYXNz")
+        }
         #expect(Authenticator.credential(of: Self.request("/v1/events", [.secWebSocketProtocol: "sdl-gateway.v1, bearer.tok-1"])) == C.token("tok-1"))
         #expect(Authenticator.credential(of: Self.request("/v1/events", [.secWebSocketProtocol: "sdl-gateway.v1"])) == nil)
         #expect(Authenticator.credential(of: Self.request("/v1/events?ticket=abc")) == C.ticket("abc"))

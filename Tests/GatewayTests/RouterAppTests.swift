@@ -149,11 +149,11 @@ struct RouterAppTests {
             }
             // An unknown query parameter is named, with the ones the operation takes.
             try await client.execute(uri: "/v1/apps/demo/rpc/Show?timout=5000", method: .post) { response in
-                #expect(response.json?["detail"] == "unknown query parameter \"timout\": POST /v1/apps/{id}/rpc/{function} takes checkPermissions, timeout, validate")
+                #expect(response.json?["detail"] == "unknown query parameter \"timout\" (did you mean timeout?): POST /v1/apps/{id}/rpc/{function} takes checkPermissions, timeout, validate")
             }
-            try await client.execute(uri: "/v1/apps?x=1", method: .get) { response in
+            try await client.execute(uri: "/v1/images?x=1", method: .get) { response in
                 #expect(response.status == .badRequest)
-                #expect(response.json?["detail"] == "unknown query parameter \"x\": GET /v1/apps takes none")
+                #expect(response.json?["detail"] == "unknown query parameter \"x\": GET /v1/images takes none")
             }
             try await client.execute(uri: "/v1/simulator/log?limit=1&x=1", method: .get) { response in
                 #expect(response.problemType == "invalid-query")
