@@ -18,7 +18,24 @@ struct RouterAppTests {
             let app = try await H.createApp(client)
             #expect(app["id"] == "demo")
             #expect(app["connection"] == "registered")
-            #expect(app["registration"]?["resultCode"] == "SUCCESS")
+            // The summary, without the capabilities (they made the answer ~24 KB), with links to them.
+            #expect(app["registration"] == nil && app["permissions"] == nil && app["systemCapabilities"] == nil && app["capabilities"] == nil)
+            #expect(app["links"]?["capabilities"] == "/v1/apps/demo/capabilities")
+            #expect(app.serializedBytes().count < 2048, "the app's summary is \(app.serializedBytes().count) bytes")
+            try await client.execute(uri: "/v1/apps/demo/capabilities", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.json?["registration"]?["resultCode"] == "SUCCESS")
+                #expect(response.json?["systemCapabilities"]?.objectValue != nil)
+                #expect(response.json?.objectValue?.keys.sorted() == ["permissions", "registration", "systemCapabilities"])
+            }
+            try await client.execute(uri: "/v1/apps/demo?expand=capabilities", method: .get) { response in
+                #expect(response.json?["capabilities"]?["registration"]?["resultCode"] == "SUCCESS")
+                #expect(response.json?["hmiLevel"] != nil)
+            }
+            try await client.execute(uri: "/v1/apps/demo?expand=everything", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.problemType == "invalid-query")
+            }
             #expect(app["core"]?.stringValue?.hasPrefix("tcp://127.0.0.1:") == true)
             let registered = try #require(simulator.snapshot.app(withID: "demo-app"))
             #expect(registered.registration["languageDesired"] == "EN-US")

@@ -131,8 +131,9 @@ public struct GatewayRouter: Sendable {
     public static let operations: [APIOperation] = [
         APIOperation("GET", "/v1/health"), APIOperation("GET", "/v1/ready"), APIOperation("GET", "/metrics"),
         APIOperation("GET", "/openapi.yaml"), APIOperation("GET", "/"),
-        APIOperation("POST", "/v1/apps"), APIOperation("GET", "/v1/apps"), APIOperation("GET", "/v1/apps/{id}"), APIOperation("PUT", "/v1/apps/{id}"),
-        APIOperation("DELETE", "/v1/apps/{id}"),
+        APIOperation("POST", "/v1/apps", query: ["expand"]), APIOperation("GET", "/v1/apps", query: ["expand"]),
+        APIOperation("GET", "/v1/apps/{id}", query: ["expand"]), APIOperation("PUT", "/v1/apps/{id}", query: ["expand"]),
+        APIOperation("DELETE", "/v1/apps/{id}"), APIOperation("GET", "/v1/apps/{id}/capabilities"),
         APIOperation("POST", "/v1/apps/{id}/rpc/{function}", query: ["timeout", "validate", "checkPermissions"]),
         APIOperation("POST", "/v1/apps/{id}/batch"),
         APIOperation("GET", "/v1/apps/{id}/screen"), APIOperation("PUT", "/v1/apps/{id}/screen"), APIOperation("PATCH", "/v1/apps/{id}/screen"),
