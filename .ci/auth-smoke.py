@@ -132,6 +132,10 @@ reply = ws.until(lambda m: m.get("id") == "c2")
 check("the control token's RPC succeeds", reply["status"] == 200 and reply["response"]["resultCode"] == "SUCCESS", reply)
 ws.close()
 
+ws = WebSocket("/v1/apps/s/events", ["Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.wrongtoken9"])
+check("a wrong subprotocol token: 401 with the problem, no upgrade", ws.head.startswith("HTTP/1.1 401") and "application/problem+json" in ws.head.lower(), ws.head)
+ws.sock.close()
+
 for path in ["/", "/openapi.yaml"]:
     status, _ = http("GET", path)
     check(f"GET {path} without a token: 200", status == 200, status)

@@ -295,9 +295,14 @@ export class App {
     this._nextID = 0;
   }
 
-  /** The app resource (`GET /v1/apps/{id}`). */
+  /** The app resource (`GET /v1/apps/{id}`): its summary, with `links`. */
   get() {
     return this.gateway.request("GET", `/v1/apps/${enc(this.id)}`);
+  }
+
+  /** What the head unit told the app (`GET /v1/apps/{id}/capabilities`): `registration`, `systemCapabilities`, `permissions`. */
+  capabilities() {
+    return this.gateway.request("GET", `/v1/apps/${enc(this.id)}/capabilities`);
   }
 
   /**

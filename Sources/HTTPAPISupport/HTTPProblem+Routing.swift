@@ -3,9 +3,12 @@ import Logging
 
 extension HTTPProblem {
     /// The answer to a request no route took: a 405 `method-not-allowed` with `Allow` when the
-    /// path is one of `operations` under another method, else `nil` (the caller's 404).
+    /// path is one of `operations` under another method, else `nil` (the caller's 404). A path
+    /// with GET allows HEAD as well (both routers answer HEAD as GET without the body).
     public static func methodNotAllowed(_ request: Request, operations: [APIOperation]) -> Response? {
-        let allowed = Array(Set(operations.filter { $0.matches(path: request.uri.path) }.map(\.method))).sorted()
+        var methods = Set(operations.filter { $0.matches(path: request.uri.path) }.map(\.method))
+        if methods.contains("GET") { methods.insert("HEAD") }
+        let allowed = Array(methods).sorted()
         guard !allowed.isEmpty else { return nil }
         var headers = HTTPFields()
         headers[.allow] = allowed.joined(separator: ", ")

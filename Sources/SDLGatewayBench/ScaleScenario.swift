@@ -55,9 +55,9 @@ struct ScaleScenario {
     private func settled(_ send: HTTPKeepAliveClient.Send, app: String) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
-            let response = try await send(.GET, "/v1/apps/\(app)", nil)
+            let response = try await send(.GET, "/v1/apps/\(app)?expand=capabilities", nil)
             let info = try? SDLJSON.parse(response.body)
-            if info?["permissions"]?.objectValue?.isEmpty == false, info?["hmiLevel"]?.stringValue != nil { return }
+            if info?["capabilities"]?["permissions"]?.objectValue?.isEmpty == false, info?["hmiLevel"]?.stringValue != nil { return }
             guard ContinuousClock.now < deadline else { throw BenchFailure(description: "scale: \(app) has no permissions 10 s after registering") }
             try await Task.sleep(for: .milliseconds(20))
         }

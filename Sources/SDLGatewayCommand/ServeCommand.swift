@@ -155,13 +155,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let listen = settings.listen
         let headUnit = settings.configuration.sessions.defaultCore
-        let (application, _) = try await buildApplication(
+        let (application, apps) = try await buildApplication(
             settings.configuration, companion: companion, prometheus: prometheus, logger: logger,
             onServerRunning: { channel in
                 announce("sdl-gateway on http://\(listen.host):\(channel.localAddress?.port ?? listen.port) (head unit \(headUnit))")
             }
         )
-        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // The closer is told first (services stop in reverse order): the event WebSockets close
+        // with 1001 before the server's shutdown would close them with 1000.
+        let services: [any Service] = [application, EventStreamCloser(hub: apps.hub)]
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
         } catch let error as IOError where ListenError.isListenFailure(error) {

@@ -86,6 +86,29 @@ public struct SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertib
         self.offset = offset
     }
 
+    /// Where ``offset`` is in `text` (the input that was decoded) for people: `line 2, column 15`
+    /// (both from 1; a column counts bytes), or nil without an offset.
+    public func position(in text: some Collection<UInt8>) -> String? {
+        guard let offset else { return nil }
+        var line = 1
+        var column = 1
+        for byte in text.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return "line \(line), column \(column)"
+    }
+
+    /// A JSON body's parse error for people: `the body is not valid JSON at line 1, column 15:
+    /// expected ',' or '}' after a member of an object, got 'x'` (HTTP APIs).
+    public func jsonBodyDetail(in body: some Collection<UInt8>) -> String {
+        "the body is not valid JSON\(position(in: body).map { " at \($0)" } ?? ""): \(detail)"
+    }
+
     public var description: String {
         if let offset {
             return "\(code) at byte \(offset): \(detail)"

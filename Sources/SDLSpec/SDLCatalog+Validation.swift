@@ -63,7 +63,8 @@ extension SDLCatalog {
         // sorted only when there are some.
         let unknown = members.keys.filter { key in !parameters.contains { $0.name == key } }
         for key in unknown.sorted() {
-            issues.append(SDLValidationIssue(kind: .unknownParameter, path: Self.path(path, key: key), expected: "no such parameter", got: Self.describe(members[key]!)))
+            let expected = "no such parameter" + SDLSpelling.didYouMean(key, among: parameters.map(\.name))
+            issues.append(SDLValidationIssue(kind: .unknownParameter, path: Self.path(path, key: key), expected: expected, got: Self.describe(members[key]!)))
         }
     }
 
@@ -128,7 +129,9 @@ extension SDLCatalog {
         case .enumeration(let name):
             guard case .string(let text) = value else { return wrongType("one of enum \(name) (String)") }
             if enums[name]?.contains(text) != true {
-                issues.append(SDLValidationIssue(kind: .notAnEnumElement, path: path, expected: "one of enum \(name)", got: Self.describe(value)))
+                let elements = enums[name]?.elements.map(\.name) ?? []
+                let expected = "one of enum \(name)" + SDLSpelling.didYouMean(text, among: elements) + Self.listing(elements)
+                issues.append(SDLValidationIssue(kind: .notAnEnumElement, path: path, expected: expected, got: Self.describe(value)))
             } else if let allowed = parameter.allowedElements, !allowed.contains(text) {
                 issues.append(SDLValidationIssue(kind: .notAnEnumElement, path: path, expected: "one of " + allowed.joined(separator: ", "), got: Self.describe(value)))
             }
@@ -138,6 +141,17 @@ extension SDLCatalog {
     }
 
     // MARK: Descriptions
+
+    /// The elements an enum allows, for its issue: `: A, B, C`, the first ``listedElements`` of a
+    /// long enum and how many more (`GET /v1/spec/types/{name}` has them all).
+    static func listing(_ elements: [String]) -> String {
+        guard !elements.isEmpty else { return "" }
+        let shown = elements.prefix(listedElements).joined(separator: ", ")
+        return elements.count > listedElements ? ": \(shown) and \(elements.count - listedElements) more" : ": \(shown)"
+    }
+
+    /// How many elements of an enum an issue lists.
+    static let listedElements = 40
 
     static func path(_ base: String, key: String) -> String {
         let isIdentifier = !key.isEmpty && key.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }

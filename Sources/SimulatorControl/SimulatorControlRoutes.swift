@@ -246,7 +246,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
             guard case .object = value else { throw HTTPProblem.invalidBody("the body must be a JSON object") }
             return value
         } catch let error as SDLProtocolError {
-            throw HTTPProblem.invalidBody("\(error)")
+            throw HTTPProblem.invalidBody(error.jsonBodyDetail(in: buffer.readableBytesView))
         }
     }
 

@@ -18,7 +18,24 @@ struct RouterAppTests {
             let app = try await H.createApp(client)
             #expect(app["id"] == "demo")
             #expect(app["connection"] == "registered")
-            #expect(app["registration"]?["resultCode"] == "SUCCESS")
+            // The summary, without the capabilities (they made the answer ~24 KB), with links to them.
+            #expect(app["registration"] == nil && app["permissions"] == nil && app["systemCapabilities"] == nil && app["capabilities"] == nil)
+            #expect(app["links"]?["capabilities"] == "/v1/apps/demo/capabilities")
+            #expect(app.serializedBytes().count < 2048, "the app's summary is \(app.serializedBytes().count) bytes")
+            try await client.execute(uri: "/v1/apps/demo/capabilities", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.json?["registration"]?["resultCode"] == "SUCCESS")
+                #expect(response.json?["systemCapabilities"]?.objectValue != nil)
+                #expect(response.json?.objectValue?.keys.sorted() == ["permissions", "registration", "systemCapabilities"])
+            }
+            try await client.execute(uri: "/v1/apps/demo?expand=capabilities", method: .get) { response in
+                #expect(response.json?["capabilities"]?["registration"]?["resultCode"] == "SUCCESS")
+                #expect(response.json?["hmiLevel"] != nil)
+            }
+            try await client.execute(uri: "/v1/apps/demo?expand=everything", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.problemType == "invalid-query")
+            }
             #expect(app["core"]?.stringValue?.hasPrefix("tcp://127.0.0.1:") == true)
             let registered = try #require(simulator.snapshot.app(withID: "demo-app"))
             #expect(registered.registration["languageDesired"] == "EN-US")
@@ -149,11 +166,11 @@ struct RouterAppTests {
             }
             // An unknown query parameter is named, with the ones the operation takes.
             try await client.execute(uri: "/v1/apps/demo/rpc/Show?timout=5000", method: .post) { response in
-                #expect(response.json?["detail"] == "unknown query parameter \"timout\": POST /v1/apps/{id}/rpc/{function} takes checkPermissions, timeout, validate")
+                #expect(response.json?["detail"] == "unknown query parameter \"timout\" (did you mean timeout?): POST /v1/apps/{id}/rpc/{function} takes checkPermissions, timeout, validate")
             }
-            try await client.execute(uri: "/v1/apps?x=1", method: .get) { response in
+            try await client.execute(uri: "/v1/images?x=1", method: .get) { response in
                 #expect(response.status == .badRequest)
-                #expect(response.json?["detail"] == "unknown query parameter \"x\": GET /v1/apps takes none")
+                #expect(response.json?["detail"] == "unknown query parameter \"x\": GET /v1/images takes none")
             }
             try await client.execute(uri: "/v1/simulator/log?limit=1&x=1", method: .get) { response in
                 #expect(response.problemType == "invalid-query")

@@ -67,7 +67,7 @@ struct TokenLoggingTests {
             let upgrade = try await RawConnection.exchange(port: port, RawConnection.get("/v1/apps/demo/events", RawConnection.webSocketUpgrade + [subprotocol]), until: "\r\n\r\n")
             #expect(upgrade.hasPrefix("HTTP/1.1 101"), "\(upgrade)")
             let refused = try await RawConnection.exchange(port: port, RawConnection.get("/v1/events", RawConnection.webSocketUpgrade + ["Authorization: Bearer \(wrong)"]), until: "\r\n\r\n")
-            #expect(refused.hasPrefix("HTTP/1.1 400"), "\(refused)")
+            #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
             for (path, headers) in [("/v1/apps/demo/events", ["Accept: text/event-stream"]), ("/v1/events", RawConnection.webSocketUpgrade)] {
                 let ticket = try await client.execute(uri: "/v1/tickets", method: .post, headers: AuthTests.bearerReader) { response in
                     try #require(response.json?["ticket"]?.stringValue)

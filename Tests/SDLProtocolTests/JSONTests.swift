@@ -35,6 +35,24 @@ struct JSONTests {
         }
     }
 
+    @Test("A parse error says what was expected and what came, at a line and column (it said invalidJSON at byte 14)")
+    func errorMessages() {
+        func detail(_ text: String) -> String {
+            do {
+                _ = try SDLJSON.parse(text)
+                return "parsed"
+            } catch {
+                return error.jsonBodyDetail(in: Array(text.utf8))
+            }
+        }
+        #expect(detail(#"{"mainField1" "x"}"#) == #"the body is not valid JSON at line 1, column 15: expected ':' after the key, got '"'"#)
+        #expect(detail("{\n  \"a\": 1\n  \"b\": 2\n}") == #"the body is not valid JSON at line 3, column 3: expected ',' or '}' after a member of an object, got '"'"#)
+        #expect(detail("[1, 2") == "the body is not valid JSON at line 1, column 6: expected ',' or ']' after an element of an array, got the end of the JSON")
+        #expect(detail("{'a': 1}") == #"the body is not valid JSON at line 1, column 2: expected a string key in "…", got '''"#)
+        #expect(detail("nul") == "the body is not valid JSON at line 1, column 1: expected null, got the end of the JSON")
+        #expect(detail("{\"a\": yes}").hasSuffix("expected a value (an object, array, string, number, true, false or null), got 'y'"))
+    }
+
     @Test("Rejects invalid UTF-8 in strings")
     func rejectsInvalidUTF8() {
         #expect(throws: SDLProtocolError.self) { try SDLJSON.parse([0x22, 0xC3, 0x28, 0x22]) }

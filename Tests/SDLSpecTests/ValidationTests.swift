@@ -53,6 +53,21 @@ struct ValidationTests {
         #expect(try issues("Show", ["odd key": true]).map(\.path) == ["$[\"odd key\"]"])
     }
 
+    @Test("A misspelt parameter gets a \"did you mean\"; a bad enum value lists the allowed ones (and the closest)")
+    func suggestions() throws {
+        #expect(try issues("Show", ["mainFeild1": "x"]).map(\.message) == ["$.mainFeild1: expected no such parameter (did you mean mainField1?), got String \"x\" (1 characters)"])
+        #expect(try issues("Show", ["zzz": 1]).map(\.expected) == ["no such parameter"])
+        let alignment = try issues("Show", ["alignment": "centred"]).map(\.expected)
+        #expect(alignment == ["one of enum TextAlignment (did you mean CENTERED?): LEFT_ALIGNED, RIGHT_ALIGNED, CENTERED"])
+        // Language's 39 elements are all listed (an enum over 40 lists 40 and how many more).
+        let language = try #require(try issues("RegisterAppInterface", ["languageDesired": "en_us"]).first { $0.path == "$.languageDesired" })
+        #expect(language.expected.hasPrefix("one of enum Language (did you mean EN-US?): EN-US, ES-MX, "), "\(language.expected)")
+        #expect(language.expected.hasSuffix(", HI-IN"), "\(language.expected)")
+        #expect(SDLSpelling.suggestion(for: "show", among: ["Show", "Slider"]) == "Show")
+        #expect(SDLSpelling.suggestion(for: "Allert", among: ["Alert", "AlertManeuver"]) == "Alert")
+        #expect(SDLSpelling.suggestion(for: "Speak", among: ["Show", "Alert"]) == nil)
+    }
+
     @Test("Nested struct and array element paths")
     func nestedPaths() throws {
         let found = try issues("Show", ["softButtons": [
@@ -62,7 +77,7 @@ struct ValidationTests {
         ]])
         #expect(found == [
             SDLValidationIssue(kind: .wrongType, path: "$.softButtons[2].text", expected: "String of 0...500 characters", got: "Integer 7"),
-            SDLValidationIssue(kind: .notAnEnumElement, path: "$.softButtons[2].image.imageType", expected: "one of enum ImageType", got: "String \"ANIMATED\" (8 characters)"),
+            SDLValidationIssue(kind: .notAnEnumElement, path: "$.softButtons[2].image.imageType", expected: "one of enum ImageType: STATIC, DYNAMIC", got: "String \"ANIMATED\" (8 characters)"),
         ])
         #expect(try issues("Show", ["softButtons": [["softButtonID": 1]]]) == [
             SDLValidationIssue(kind: .missingMandatory, path: "$.softButtons[0].type", expected: "one of enum SoftButtonType (String)", got: "absent"),

@@ -140,7 +140,7 @@ struct SimulatorControlRoutesTests {
         }
     }
 
-    @Test("The standalone control API (simulate --control) answers an unknown path with a 404 problem, a wrong method with a 405 problem and Allow")
+    @Test("The standalone control API (simulate --control) answers an unknown path with a 404 problem, a wrong method with a 405 problem and Allow, HEAD as GET without the body")
     func standaloneRefusals() async throws {
         let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
         let app = Application(router: SimulatorControlRoutes(simulator: simulator).makeRouter())
@@ -153,11 +153,18 @@ struct SimulatorControlRoutesTests {
             }
             try await client.execute(uri: "/faults", method: .put) { response throws in
                 #expect(response.status == .methodNotAllowed)
-                #expect(response.headers[.allow] == "DELETE, GET, POST")
+                #expect(response.headers[.allow] == "DELETE, GET, HEAD, POST")
                 #expect(try Self.json(response)["type"] == "urn:sdl-gateway:problem:method-not-allowed")
             }
-            try await client.execute(uri: "/apps", method: .get) { response throws in
+            let length = try await client.execute(uri: "/apps", method: .get) { response throws in
                 #expect(response.status == .ok)
+                return response.headers[.contentLength]
+            }
+            // HEAD answers as GET without the body (it was 405).
+            try await client.execute(uri: "/apps", method: .head) { response in
+                #expect(response.status == .ok)
+                #expect(response.body.readableBytes == 0)
+                #expect(length != nil && response.headers[.contentLength] == length)
             }
         }
     }

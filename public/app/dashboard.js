@@ -17,8 +17,8 @@ export function select(app) {
     state = { connection: resource.connection, hmiLevel: resource.hmiLevel, audioStreamingState: resource.audioStreamingState,
       systemContext: resource.systemContext, appState: resource.appState, driverDistraction: resource.driverDistraction, lockScreen: resource.lockScreen };
     badges();
-    permissions(resource.permissions);
   }, report);
+  app.capabilities().then((capabilities) => permissions(capabilities.permissions), report);
   $("subscribe-speed").onclick = () => app.subscriptions.vehicleData(["speed", "rpm", "fuelLevel", "gps"]).catch(report);
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SDLClient
 import SDLProtocol
+import SDLSpec
 import SDLTransport
 
 /// The body of `POST /v1/apps`: RegisterAppInterface parameters (ARCHITECTURE.md; MOBILE_API.xml
@@ -21,7 +22,9 @@ public struct AppCreateBody: Sendable {
 
     public init(_ body: [String: SDLJSON]) throws(GatewayError) {
         if let unknown = Set(body.keys).subtracting(Self.members).sorted().first {
-            throw GatewayError(.invalidBody, "unknown member \(unknown)")
+            throw GatewayError(
+                .invalidBody, "unknown member \(unknown)\(SDLSpelling.didYouMean(unknown, among: Self.members)); the members are \(Self.members.sorted().joined(separator: ", "))"
+            )
         }
         id = try Self.string(body, "id")
         if let id, !Self.isValidID(id) {

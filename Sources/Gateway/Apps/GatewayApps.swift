@@ -443,13 +443,17 @@ public final class GatewayApps: Service, Sendable {
         }
     }
 
-    /// The app resource (ARCHITECTURE.md, `GET /v1/apps/{id}`).
-    public func resource(_ id: String) throws(GatewayError) -> SDLJSON {
+    /// The app resource (ARCHITECTURE.md, `GET /v1/apps/{id}`): the app's summary (its session,
+    /// HMI status, subscriptions, files) and `links` to what else it has. What the head unit
+    /// told it at length (``capabilities(_:)``) is its own resource, or inside with
+    /// `expandCapabilities` (`?expand=capabilities`): it made the answer of `POST /v1/apps` ~24 KB.
+    public func resource(_ id: String, expandCapabilities: Bool = false) throws(GatewayError) -> SDLJSON {
         let session = try session(id)
         let info = state.withLock { $0.apps[id] }
         let app = session.configuration.app
         let tracker = session.connection?.tracker ?? SDLAppStateTracker(catalog: options.catalog)
         var members = tracker.snapshot.objectValue ?? [:]
+        for name in Self.capabilityMembers { members[name] = nil }
         let subscriptions = session.subscriptions
         members["id"] = .string(id)
         members["appName"] = .string(app.appName)
@@ -459,7 +463,6 @@ public final class GatewayApps: Service, Sendable {
         members["connection"] = .string(session.connectionState.rawValue)
         members["connectionDetail"] = session.connectionDetail.map(SDLJSON.string) ?? .null
         members["attempts"] = .int(Int64(session.attempts))
-        members["registration"] = tracker.registration ?? .null
         members["subscriptions"] = [
             "buttons": .array(subscriptions.buttons.map(SDLJSON.string)),
             "vehicleData": .array(subscriptions.vehicleData.map(SDLJSON.string)),
@@ -468,6 +471,29 @@ public final class GatewayApps: Service, Sendable {
         members["files"] = .array((info?.files ?? []).sorted().map(SDLJSON.string))
         members["spaceAvailable"] = info?.spaceAvailable.map(SDLJSON.int) ?? .null
         members["lastEventSeq"] = .int(Int64(clamping: hub.lastSeq(app: id)))
+        let path = "/v1/apps/\(id)"
+        members["links"] = ["self": .string(path), "capabilities": .string("\(path)/capabilities"), "events": .string("\(path)/events")]
+        if expandCapabilities { members["capabilities"] = Self.capabilities(of: tracker) }
         return .object(members)
+    }
+
+    /// What the head unit told the app (`GET /v1/apps/{id}/capabilities`): the RegisterAppInterface
+    /// response (`registration`: display, buttons, vehicle type …), the system capabilities
+    /// (GetSystemCapability, OnSystemCapabilityUpdated) and the permissions (OnPermissionsChange).
+    public func capabilities(_ id: String) throws(GatewayError) -> SDLJSON {
+        let session = try session(id)
+        return Self.capabilities(of: session.connection?.tracker ?? SDLAppStateTracker(catalog: options.catalog))
+    }
+
+    /// The members of ``capabilities(_:)``, left out of the app's summary.
+    static let capabilityMembers = ["registration", "systemCapabilities", "permissions"]
+
+    private static func capabilities(of tracker: SDLAppStateTracker) -> SDLJSON {
+        let snapshot = tracker.snapshot
+        return [
+            "registration": tracker.registration ?? .null,
+            "systemCapabilities": snapshot["systemCapabilities"] ?? [:],
+            "permissions": snapshot["permissions"] ?? .null,
+        ]
     }
 }

@@ -26,7 +26,8 @@ struct RPCExecutor: Sendable {
         let session = try apps.session(id)
         let catalog = apps.options.catalog
         guard let spec = catalog.function(named: function, messageType: .request) else {
-            throw GatewayError(.unknownFunction, "\(function) is not a request of the RPC spec \(catalog.version)")
+            let requests = catalog.functions.filter { $0.messageType == .request }.map(\.name)
+            throw GatewayError(.unknownFunction, "\(function) is not a request of the RPC spec \(catalog.version)" + SDLSpelling.didYouMean(function, among: requests))
         }
         guard parameters.objectValue != nil else {
             throw GatewayError(.invalidBody, "the parameters of \(function) must be a JSON object")

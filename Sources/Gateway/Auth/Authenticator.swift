@@ -51,6 +51,8 @@ public final class Authenticator: Sendable {
         switch Self.credential(of: request) {
         case .none:
             try failed(address, now: now, "send Authorization: Bearer <token>, the WebSocket subprotocol bearer.<token>, or ?ticket= from POST /v1/tickets")
+        case .otherScheme(let scheme):
+            try failed(address, now: now, "Authorization: \(scheme) is not accepted: send Authorization: Bearer <token>")
         case .token(let presented):
             guard let scope = Self.scope(of: Array(presented.utf8), in: tokens) else { try failed(address, now: now, "the bearer token is not valid") }
             grant = Grant(scope: scope, clientKey: "token:\(Self.fingerprint(Array(presented.utf8)))")
@@ -72,6 +74,8 @@ public final class Authenticator: Sendable {
     }
 
     enum Credential: Equatable {
+        /// An `Authorization` header of another scheme (`Basic …`): its scheme, never its credentials.
+        case otherScheme(Substring)
         case token(Substring)
         case ticket(Substring)
     }
@@ -80,7 +84,12 @@ public final class Authenticator: Sendable {
     /// WebSocket subprotocol, else a `ticket` query parameter.
     static func credential(of request: Request) -> Credential? {
         if let header = request.headers[.authorization] {
-            guard header.count > 7, header.prefix(7).lowercased() == "bearer " else { return .token("") }
+            guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+                let scheme = header.prefix { $0 != " " }
+                // Only a scheme's name is echoed, and only a short one of letters.
+                guard scheme.lowercased() != "bearer", (1...20).contains(scheme.count), scheme.allSatisfy({ $0.isASCII && $0.isLetter }) else { return .token("") }
+                return .otherScheme(Substring(scheme))
+            }
             return .token(Substring(header.dropFirst(7).drop(while: { $0 == " " })))
         }
         for value in request.headers[values: .secWebSocketProtocol] {

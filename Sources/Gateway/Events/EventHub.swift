@@ -69,6 +69,8 @@ public final class EventHub: Sendable {
 
     public let limits: Limits
     private let state = Mutex(State())
+    /// The event WebSockets that have not sent their close yet (graceful shutdown waits for them).
+    public let webSockets = OpenWebSockets()
 
     public init(limits: Limits = Limits()) {
         self.limits = limits

@@ -1,5 +1,6 @@
 import Foundation
 import SDLProtocol
+import SDLSpec
 
 /// Reading and writing the managers' declarations (screen, menu, voice commands) as JSON, as
 /// strictly as any body: an unknown member or a value of the wrong type is a 422 naming its path.
@@ -43,7 +44,9 @@ enum ManagerDeclaration {
 
     /// An issue for each member of `members` not in `allowed`.
     static func unknown(_ members: [String: SDLJSON], allowed: Set<String>, at path: String) -> [String] {
-        members.keys.filter { !allowed.contains($0) }.sorted().map { "\(path).\($0): unknown member; expected one of \(allowed.sorted().joined(separator: ", "))" }
+        members.keys.filter { !allowed.contains($0) }.sorted().map {
+            "\(path).\($0): unknown member\(SDLSpelling.didYouMean($0, among: allowed)); expected one of \(allowed.sorted().joined(separator: ", "))"
+        }
     }
 
     static func path(_ codingPath: [any CodingKey]) -> String {

@@ -1,5 +1,6 @@
 import Hummingbird
 import HTTPAPISupport
+import SDLSpec
 
 /// Refuses query parameters an operation does not take with a 400 `invalid-query` naming the
 /// ones it does: a misspelt `?timout=` would otherwise be ignored without a word. Requests for
@@ -20,7 +21,8 @@ struct QueryParametersMiddleware: RouterMiddleware {
         guard let operation = operations.first(where: { $0.method == method && $0.matches(path: request.uri.path) }) else { return }
         for (name, _) in request.uri.queryParameters where !operation.query.contains(String(name)) {
             let accepted = operation.query.isEmpty ? "none" : operation.query.sorted().joined(separator: ", ")
-            throw GatewayError(.invalidQuery, "unknown query parameter \"\(name)\": \(operation.method) \(operation.path) takes \(accepted)")
+            let suggestion = SDLSpelling.didYouMean(String(name), among: operation.query)
+            throw GatewayError(.invalidQuery, "unknown query parameter \"\(name)\"\(suggestion): \(operation.method) \(operation.path) takes \(accepted)")
         }
     }
 }

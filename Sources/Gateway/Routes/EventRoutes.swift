@@ -96,6 +96,13 @@ struct EventRoutes: Sendable {
         router.get("v1/events") { request, context -> Response in
             try serverSentEvents(request, context: context, app: nil)
         }
+        // HEAD checks what GET would (the app, the query, Accept) without opening a stream.
+        router.head("v1/apps/:id/events") { request, context -> Response in
+            try serverSentEventsHead(request, app: try context.parameters.decoded("id"))
+        }
+        router.head("v1/events") { request, _ -> Response in
+            try serverSentEventsHead(request, app: nil)
+        }
     }
 
     func addWebSocket(to router: some RouterMethods<GatewayRequestContext>) {
@@ -132,6 +139,15 @@ struct EventRoutes: Sendable {
     }
 
     // MARK: Server-Sent Events
+
+    private func serverSentEventsHead(_ request: Request, app: String?) throws -> Response {
+        guard request.headers[.accept]?.contains("text/event-stream") == true else {
+            throw GatewayError(.notAcceptable, "open a WebSocket or send Accept: text/event-stream")
+        }
+        let stream = try stream(request, app: app)
+        guard !stream.binaryAudio else { throw GatewayError(.invalidQuery, "audio=binary needs a WebSocket: Server-Sent Events carry text only") }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"])
+    }
 
     private func serverSentEvents(_ request: Request, context: GatewayRequestContext, app: String?) throws -> Response {
         if request.headers[.upgrade]?.lowercased() == "websocket" {
@@ -198,11 +214,15 @@ struct EventRoutes: Sendable {
             try await outbound.close(.unknown(1013), reason: error.detail)  // 1013: try again later
             return
         }
-        defer { subscription.cancel() }
-        // Graceful shutdown ends the queue: once the pump wrote what it held, the stream closes
-        // with 1001 (going away).
+        let open = apps.hub.webSockets.opened()
+        defer {
+            subscription.cancel()
+            open.closed()
+        }
+        // Graceful shutdown ends the queue (EventStreamCloser, before the server is told): once the
+        // pump wrote what it held, the stream closes with 1001 (going away).
         try await withGracefulShutdownHandler {
-            try await serveWebSocket(inbound, outbound, channel: channel, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription)
+            try await serveWebSocket(inbound, outbound, channel: channel, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription, open: open)
         } onGracefulShutdown: {
             subscription.cancel()
         }
@@ -210,7 +230,7 @@ struct EventRoutes: Sendable {
 
     private func serveWebSocket(
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?,
-        clientKey: String, subscription: EventHub.Subscription
+        clientKey: String, subscription: EventHub.Subscription, open: OpenWebSockets.Entry
     ) async throws {
         // One group: the wait for the stream's end, and the client's RPCs. Events are written from
         // the connection's event loop (WebSocketEventPump); the client's messages are read here.
@@ -226,6 +246,7 @@ struct EventRoutes: Sendable {
                 // The gateway is shutting down or the app was deleted. The client's answering
                 // close ends the messages below; a client that never answers is cut off.
                 try await outbound.close(.goingAway, reason: "the event stream ended")
+                open.closed()
                 try await Task.sleep(for: Self.closeHandshakeLimit)
                 try await channel.close()
             }

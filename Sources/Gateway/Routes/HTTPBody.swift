@@ -23,7 +23,7 @@ enum HTTPBody {
         do {
             return try SDLJSON.parse(buffer)
         } catch {
-            throw GatewayError(.invalidBody, "the body is not valid JSON: \(error)")
+            throw GatewayError(.invalidBody, error.jsonBodyDetail(in: buffer.readableBytesView))
         }
     }
 

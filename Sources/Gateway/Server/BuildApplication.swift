@@ -22,9 +22,11 @@ public struct GatewayCompanion: Sendable {
 /// with WebSocket upgrades, and the services that run beside it. `sdl-gateway serve` runs it and
 /// every gateway test harness tests it, so the tests run what production runs.
 ///
-/// Services start in order (the companion's, then the apps, then the stream closer, then the
-/// server) and stop in reverse: the server stops accepting and its streams end first, the apps
-/// unregister next, the simulator stops last.
+/// Services start in order (the companion's, then the apps, then the server) and stop in
+/// reverse: the server stops accepting first, the apps unregister next, the simulator stops
+/// last. The event streams must end before the server is told (WebSockets close with 1001):
+/// whoever runs the application runs an ``EventStreamCloser`` of `apps.hub` after it in its
+/// service group, as `sdl-gateway serve` does.
 public func buildApplication(
     _ configuration: GatewayConfiguration,
     companion: GatewayCompanion = GatewayCompanion(),
@@ -42,7 +44,7 @@ public func buildApplication(
         router: gateway.makeRouter(),
         server: gateway.makeServer(),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sdl-gateway"),
-        services: companion.services + [apps, EventStreamCloser(hub: hub)],
+        services: companion.services + [apps],
         onServerRunning: onServerRunning,
         logger: logger
     )

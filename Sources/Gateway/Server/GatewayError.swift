@@ -182,7 +182,8 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timedOut: "No answer before the deadline"
         case .rateLimited: "Too many requests"
         case .notPermitted: "Not allowed at the app's HMI level"
-        case .invalidParameters: "The parameters do not match the RPC spec"
+        // Not only an RPC's parameters: a declared screen, menu or interaction too.
+        case .invalidParameters: "The parameters are not valid"
         case .appNotFound: "No such app"
         case .unauthorized: "A bearer token is required"
         case .forbidden: "The token does not allow this"

@@ -44,8 +44,10 @@ public struct GatewayRouter: Sendable {
         )
     }
 
+    /// Every GET route answers HEAD too, as GET without the body (its `Content-Length` kept):
+    /// the router makes a HEAD route for each GET route without one (the event streams have their own).
     public func makeRouter() -> Router<GatewayRequestContext> {
-        let router = Router(context: GatewayRequestContext.self)
+        let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: EdgeMiddleware(origins: origins, operations: allOperations))
         router.add(middleware: RequestLogMiddleware(level: .info))
         router.add(middleware: MetricsMiddleware())
@@ -92,11 +94,12 @@ public struct GatewayRouter: Sendable {
     /// connection (``MinimumBodyRate``); a connection whose first request head is not complete within
     /// the request head timeout is answered 408 and closed (``RequestHeadDeadline``), one whose
     /// first head the HTTP decoder refuses is answered 431 or 400 and closed
-    /// (``MalformedHeadAnswer``); one idle between requests, or stalled inside one, for the
-    /// configured idle timeout is closed; a client that leaves is noticed at once
+    /// (``MalformedHeadAnswer``); a refused upgrade is answered with the WebSocket router's
+    /// problem (``RefusedUpgradeAnswer``), not Hummingbird's empty 400; one idle between
+    /// requests, or stalled inside one, for the configured idle timeout is closed; a client that leaves is noticed at once
     /// (``ConnectionCloseWatcher``), so its SSE stream ends.
     public func makeServer() -> HTTPServerBuilder {
-        let webSocketResponder = makeWebSocketRouter().buildResponder()
+        let webSocketResponder = UpgradeRefusalRecorder(inner: makeWebSocketRouter().buildResponder())
         let bodyRate = MinimumBodyRate.Rule(
             bytesPerSecond: configuration.limits.minimumBodyRate, grace: TimeAmount(configuration.limits.bodyRateGrace), interval: .seconds(1)
         )
@@ -112,7 +115,9 @@ public struct GatewayRouter: Sendable {
             RequestHeadDeadlineChannel(
                 timeout: headTimeout,
                 inner: MalformedHeadAnswerChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+                    inner: RefusedUpgradeAnswerChannel(
+                        inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+                    )
                 )
             )
         }
@@ -126,8 +131,9 @@ public struct GatewayRouter: Sendable {
     public static let operations: [APIOperation] = [
         APIOperation("GET", "/v1/health"), APIOperation("GET", "/v1/ready"), APIOperation("GET", "/metrics"),
         APIOperation("GET", "/openapi.yaml"), APIOperation("GET", "/"),
-        APIOperation("POST", "/v1/apps"), APIOperation("GET", "/v1/apps"), APIOperation("GET", "/v1/apps/{id}"), APIOperation("PUT", "/v1/apps/{id}"),
-        APIOperation("DELETE", "/v1/apps/{id}"),
+        APIOperation("POST", "/v1/apps", query: ["expand"]), APIOperation("GET", "/v1/apps", query: ["expand"]),
+        APIOperation("GET", "/v1/apps/{id}", query: ["expand"]), APIOperation("PUT", "/v1/apps/{id}", query: ["expand"]),
+        APIOperation("DELETE", "/v1/apps/{id}"), APIOperation("GET", "/v1/apps/{id}/capabilities"),
         APIOperation("POST", "/v1/apps/{id}/rpc/{function}", query: ["timeout", "validate", "checkPermissions"]),
         APIOperation("POST", "/v1/apps/{id}/batch"),
         APIOperation("GET", "/v1/apps/{id}/screen"), APIOperation("PUT", "/v1/apps/{id}/screen"), APIOperation("PATCH", "/v1/apps/{id}/screen"),

@@ -63,6 +63,9 @@ private struct JSONParser {
 
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
+    /// The byte at the error, for its message: `'x'`, or `the end of the JSON`.
+    var got: String { current.map { "'\(Self.printable($0))'" } ?? "the end of the JSON" }
+
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -74,17 +77,17 @@ private struct JSONParser {
 
     mutating func expect(_ literal: StaticString, value: SDLJSON) throws(SDLProtocolError) -> SDLJSON {
         let count = literal.utf8CodeUnitCount
-        guard bytes.count - index >= count else { throw error("truncated literal") }
+        guard bytes.count - index >= count else { throw error("expected \(literal), got the end of the JSON") }
         let matches = literal.withUTF8Buffer { expected in
             (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
         }
-        guard matches else { throw error("invalid literal") }
+        guard matches else { throw error("expected \(literal)") }
         index += count
         return value
     }
 
     mutating func parseValue(depth: Int) throws(SDLProtocolError) -> SDLJSON {
-        guard let byte = current else { throw error("unexpected end of JSON") }
+        guard let byte = current else { throw error("expected a value, got the end of the JSON") }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
@@ -93,7 +96,7 @@ private struct JSONParser {
         case UInt8(ascii: "f"): return try expect("false", value: .bool(false))
         case UInt8(ascii: "n"): return try expect("null", value: .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw error("unexpected character '\(Self.printable(byte))'")
+        default: throw error("expected a value (an object, array, string, number, true, false or null), got '\(Self.printable(byte))'")
         }
     }
 
@@ -112,10 +115,10 @@ private struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            guard current == UInt8(ascii: "\"") else { throw error("expected a string key in \"…\", got \(got)") }
             let key = try parseString()
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':' after key") }
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key, got \(got)") }
             index += 1
             skipWhitespace()
             members[key] = try parseValue(depth: depth)
@@ -125,7 +128,7 @@ private struct JSONParser {
             case UInt8(ascii: "}"):
                 index += 1
                 return .object(members)
-            default: throw error("expected ',' or '}' in object")
+            default: throw error("expected ',' or '}' after a member of an object, got \(got)")
             }
         }
     }
@@ -148,7 +151,7 @@ private struct JSONParser {
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(elements)
-            default: throw error("expected ',' or ']' in array")
+            default: throw error("expected ',' or ']' after an element of an array, got \(got)")
             }
         }
     }
