@@ -95,7 +95,7 @@ struct BrowserOriginTests {
                 check(response.headers, "a refused origin")
             }
         }
-        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger.test("test"))
         let application = Application(router: SimulatorControlRoutes(simulator: simulator).makeRouter(), server: .boundedHTTP1())
         try await application.test(.router) { client in
             try await client.execute(uri: "/apps", method: .get) { check($0.headers, "the control API") }
@@ -104,7 +104,7 @@ struct BrowserOriginTests {
 
     @Test("The control APIs: another page's POST and a non-loopback Host are 403; curl is served")
     func controlAPI() async throws {
-        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger.test("test"))
         let application = Application(router: SimulatorControlRoutes(simulator: simulator).makeRouter(), server: .boundedHTTP1())
         try await application.test(.live) { client in
             let port = try #require(client.port)

@@ -9,6 +9,7 @@ import NIOCore
 import SDLProtocol
 import SDLTransport
 import SimulatorControl
+import TestSupport
 import Testing
 
 /// Issue "What a new user tripped over", defect 8: the same question gets the same answer
@@ -20,7 +21,7 @@ struct ConsistentAnswerTests {
         let configuration = GatewayConfiguration(port: 0, sessions: .init(defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: 1)))
         // What `serve` without `--simulate` hands the gateway.
         let off = GatewayRouteGroup.unavailable(path: "v1/simulator", operations: SimulatorControlRoutes.operations, detail: "the simulator is off")
-        let (application, _) = try await buildApplication(configuration, companion: GatewayCompanion(routeGroups: [off]), logger: Logger(label: "test"))
+        let (application, _) = try await buildApplication(configuration, companion: GatewayCompanion(routeGroups: [off]), logger: Logger.test("test"))
         try await application.test(.router) { client in
             for (method, path) in [(HTTPRequest.Method.post, "/v1/simulator/buttons/OK/press"), (.get, "/v1/simulator/apps")] {
                 try await client.execute(uri: path, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { response in

@@ -10,6 +10,7 @@ import Prometheus
 import SDLProtocol
 import SDLTransport
 import SimulatorControl
+import TestSupport
 import Testing
 
 /// A gateway in front of a simulated head unit on loopback, under HummingbirdTesting: the same
@@ -24,12 +25,12 @@ enum GatewayHarness {
         mode: TestingSetup = .router,
         timeScale: Double = 0.01,
         prometheus: PrometheusCollectorRegistry? = nil,
-        logger: Logger = Logger(label: "test"),
+        logger: Logger = Logger.test("test"),
         _ body: @Sendable (any TestClientProtocol, SimulatedHeadUnit, GatewayApps) async throws -> Void
     ) async throws {
         let simulator = SimulatedHeadUnit(
             configuration: HeadUnitConfiguration(policy: policy, autoActivate: true, autoActivateDelay: .milliseconds(20), timeScale: timeScale),
-            logger: Logger(label: "test")
+            logger: Logger.test("test")
         )
         try await simulator.withListening([.tcp(host: "127.0.0.1", port: 0), .webSocket(host: "127.0.0.1", port: 0)]) { ports in
             var configuration = configuration

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
+import TestSupport
 import Testing
 
 /// ``MinimumBodyRate`` on an embedded channel, its clock advanced by hand: a body slower than the
@@ -14,7 +15,7 @@ struct MinimumBodyRateTests {
     static let rule = MinimumBodyRate.Rule(bytesPerSecond: 100, grace: .seconds(1), interval: .seconds(1))
 
     static func channel() throws -> EmbeddedChannel {
-        let channel = EmbeddedChannel(handler: MinimumBodyRate(rule: rule, logger: Logger(label: "test")))
+        let channel = EmbeddedChannel(handler: MinimumBodyRate(rule: rule, logger: Logger.test("test")))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         return channel
     }

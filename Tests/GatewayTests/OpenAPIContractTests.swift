@@ -36,9 +36,9 @@ struct OpenAPIContractTests {
 
     @Test("The routes the real routers register (the gateway's, its WebSocket upgrades, the simulator's and the headless HMI's groups) are the document's operations")
     func registeredRoutes() throws {
-        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger.test("test"))
         let gateway = GatewayRouter(
-            configuration: GatewayConfiguration(), apps: GatewayApps(logger: Logger(label: "test")), routeGroups: [
+            configuration: GatewayConfiguration(), apps: GatewayApps(logger: Logger.test("test")), routeGroups: [
                 GatewayHarness.simulatorRoutes(simulator),
                 .unavailable(path: "v1/hmi", operations: HMIControlRoutes.operations, detail: "the headless HMI is off"),
             ]

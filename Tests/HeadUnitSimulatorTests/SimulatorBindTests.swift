@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import SDLProtocol
+import TestSupport
 import Testing
 
 @testable import HeadUnitSimulator
@@ -11,7 +12,7 @@ import Testing
 struct SimulatorBindTests {
     @Test("bind reports the real ports; an app that connects before run is served once run starts")
     func bindThenRun() async throws {
-        let simulator = SimulatedHeadUnit(logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(logger: Logger.test("test"))
         let bound = try await simulator.bind([.tcp(), .webSocket()])
         #expect(bound.listeners == [.tcp(), .webSocket()])
         #expect(bound.ports.count == 2)
@@ -33,7 +34,7 @@ struct SimulatorBindTests {
 
     @Test("Listeners are served once; closed ones free their port and cannot be served")
     func servedOnce() async throws {
-        let simulator = SimulatedHeadUnit(logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(logger: Logger.test("test"))
         // A port outside the ephemeral range (32768–60999 on Linux), so that the other tests'
         // port-0 binds, running in parallel, cannot take it between the close and the rebind.
         var first: SimulatedHeadUnit.BoundListeners?
@@ -62,7 +63,7 @@ struct SimulatorBindTests {
 
     @Test("A listener that cannot be bound fails bind")
     func bindFailure() async throws {
-        let simulator = SimulatedHeadUnit(logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(logger: Logger.test("test"))
         let taken = try await simulator.bind([.tcp()])
         await #expect(throws: (any Error).self) { _ = try await simulator.bind([.tcp(), .tcp(port: taken.ports[0])]) }
         await taken.close()

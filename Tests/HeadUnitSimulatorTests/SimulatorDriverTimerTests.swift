@@ -4,6 +4,7 @@ import SDLProtocol
 import SDLSpec
 import SDLTime
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HeadUnitSimulator
@@ -18,7 +19,7 @@ struct SimulatorDriverTimerTests {
         _ body: @Sendable (SimulatedHeadUnit, SDLManualClock, Int) async throws -> Void
     ) async throws {
         let clock = SDLManualClock()
-        let simulator = SimulatedHeadUnit(configuration: configuration, clock: clock, logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: configuration, clock: clock, logger: Logger.test("test"))
         try await simulator.withListening { port in try await body(simulator, clock, port) }
     }
 

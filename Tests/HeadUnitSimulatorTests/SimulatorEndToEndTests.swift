@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import SDLProtocol
 import SDLSpec
+import TestSupport
 import Testing
 
 @testable import HeadUnitSimulator
@@ -15,7 +16,7 @@ struct SimulatorEndToEndTests {
         _ configuration: HeadUnitConfiguration = HeadUnitConfiguration(autoActivate: true, timeScale: 0.01),
         _ body: @Sendable (SimulatedHeadUnit, Int) async throws -> Void
     ) async throws {
-        let simulator = SimulatedHeadUnit(configuration: configuration, logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: configuration, logger: Logger.test("test"))
         try await simulator.withListening { port in try await body(simulator, port) }
     }
 

@@ -3,6 +3,7 @@ import NIOCore
 import SDLProtocol
 import SDLTime
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HeadUnitSimulator
@@ -61,7 +62,7 @@ struct SimulatorInteractionStressTests {
         var configuration = HeadUnitConfiguration()
         configuration.timeScale = 0.01
         let clock = SDLManualClock()
-        let simulator = SimulatedHeadUnit(configuration: configuration, clock: clock, logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: configuration, clock: clock, logger: Logger.test("test"))
         let progress = Progress()
         try await simulator.withListening { port in
             try await withThrowingTaskGroup(of: Void.self) { group in

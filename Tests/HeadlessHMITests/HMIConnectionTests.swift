@@ -19,7 +19,7 @@ struct HMIConnectionTests {
         let connection = HMIConnection(
             address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: port),
             hmi: HeadlessHMI(answers: HMIAnswers(profile: .default), autoActivate: true),
-            logger: Logger(label: "hmi-test")
+            logger: Logger.test("hmi-test")
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
@@ -70,7 +70,7 @@ struct HMIConnectionTests {
         let core = try await FakeCoreHMI.bind()
         let connection = HMIConnection(
             address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
-            logger: Logger(label: "hmi-test"), vehicleInterval: .milliseconds(10)
+            logger: Logger.test("hmi-test"), vehicleInterval: .milliseconds(10)
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
@@ -105,7 +105,7 @@ struct HMIConnectionTests {
             """)
         let connection = HMIConnection(
             address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
-            logger: Logger(label: "hmi-test"), vehicle: .trace(trace, speed: 1, loop: true), vehicleInterval: .milliseconds(10)
+            logger: Logger.test("hmi-test"), vehicle: .trace(trace, speed: 1, loop: true), vehicleInterval: .milliseconds(10)
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
@@ -135,7 +135,7 @@ struct HMIConnectionTests {
         let connection = HMIConnection(
             address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: 9),
             hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
-            logger: Logger(label: "hmi-test")
+            logger: Logger.test("hmi-test")
         )
         await #expect {
             try await connection.perform { hmi throws(HMIError) in try hmi.activate(appID: 1) }

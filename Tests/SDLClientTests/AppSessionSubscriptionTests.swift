@@ -2,6 +2,7 @@ import HeadUnitSimulator
 import Logging
 import SDLClient
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// Subscriptions shared by owners against the simulator over TCP: the head unit sees one
@@ -17,7 +18,7 @@ struct AppSessionSubscriptionTests {
     func vehicleData() async throws {
         let simulator = AppSessionTests.simulator()
         try await simulator.withListening { port in
-            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), logger: Logger(label: "test"))
+            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), logger: Logger.test("test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
                 var events = session.events.makeAsyncIterator()

@@ -6,6 +6,7 @@ import NIOPosix
 import SDLClient
 import SDLProtocol
 import SDLTime
+import TestSupport
 import Testing
 
 /// ``SDLAppSession`` reconnecting to the simulator over TCP: a dropped link (resumption) and a
@@ -50,7 +51,7 @@ struct AppSessionTests {
     }
 
     static func simulator() -> SimulatedHeadUnit {
-        SimulatedHeadUnit(configuration: HeadUnitConfiguration(autoActivate: true, timeScale: 0.01), logger: Logger(label: "test"))
+        SimulatedHeadUnit(configuration: HeadUnitConfiguration(autoActivate: true, timeScale: 0.01), logger: Logger.test("test"))
     }
 
     @Test("A dropped link: pending request fails fast, the session re-registers with its hashID and is resumed")
@@ -64,7 +65,7 @@ struct AppSessionTests {
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
             let clock = SDLManualClock()
-            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), clock: clock, logger: Logger(label: "test"))
+            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), clock: clock, logger: Logger.test("test"))
             group.addTask { await session.run() }
             var events = session.events.makeAsyncIterator()
             #expect(await Self.waitFor(.registered, in: &events) == "SUCCESS")
@@ -132,7 +133,7 @@ struct AppSessionTests {
         var app = Self.app
         app.appIcon = Self.icon
         let clock = SDLManualClock()
-        let session = SDLAppSession(configuration: .init(port: port, app: app), clock: clock, logger: Logger(label: "test"))
+        let session = SDLAppSession(configuration: .init(port: port, app: app), clock: clock, logger: Logger.test("test"))
         var events = session.events.makeAsyncIterator()
         let (failures, failure) = AsyncStream<SDLClientError?>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { outer in
@@ -197,9 +198,9 @@ struct AppSessionTests {
     @Test("A registration the head unit refuses (same appID twice: DISALLOWED) closes the session with the reason instead of retrying")
     func refusedRegistrationCloses() async throws {
         try await Self.simulator().withListening { port in
-            let first = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger(label: "test"))
+            let first = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger.test("test"))
             let twin = SDLAppSession(
-                configuration: .init(port: port, app: SDLAppConfiguration(appName: "Twin", appID: Self.app.appID)), logger: Logger(label: "test")
+                configuration: .init(port: port, app: SDLAppConfiguration(appName: "Twin", appID: Self.app.appID)), logger: Logger.test("test")
             )
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await first.run() }
@@ -225,7 +226,7 @@ struct AppSessionTests {
         try await listener.close()
         let clock = SDLManualClock()
         let session = SDLAppSession(
-            configuration: .init(port: port, app: Self.app), backoff: SDLBackoff(jitter: 0), clock: clock, logger: Logger(label: "test")
+            configuration: .init(port: port, app: Self.app), backoff: SDLBackoff(jitter: 0), clock: clock, logger: Logger.test("test")
         )
         var events = session.events.makeAsyncIterator()
         try await withThrowingTaskGroup(of: Void.self) { group in

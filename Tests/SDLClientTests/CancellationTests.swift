@@ -4,6 +4,7 @@ import NIOCore
 import SDLClient
 import SDLProtocol
 import SDLTime
+import TestSupport
 import Testing
 
 /// A caller that goes away (a cancelled task: an HTTP client that disconnected) frees what its
@@ -86,7 +87,7 @@ struct CancellationTests {
         let simulator = AppSessionTests.simulator()
         try await simulator.withListening { port in
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
-            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), clock: SDLManualClock(), logger: Logger(label: "test"))
+            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), clock: SDLManualClock(), logger: Logger.test("test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
                 var events = session.events.makeAsyncIterator()

@@ -6,6 +6,7 @@ import SDLClient
 import SDLProtocol
 import SDLTime
 import Synchronization
+import TestSupport
 import Testing
 
 /// ``SDLConnection`` against the simulated head unit over real TCP (127.0.0.1, port 0).
@@ -15,7 +16,7 @@ struct ConnectionTests {
         _ configuration: HeadUnitConfiguration = HeadUnitConfiguration(autoActivate: true, timeScale: 0.01),
         _ body: @Sendable (SimulatedHeadUnit, Int) async throws -> Void
     ) async throws {
-        let simulator = SimulatedHeadUnit(configuration: configuration, logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: configuration, logger: Logger.test("test"))
         try await simulator.withListening { port in try await body(simulator, port) }
     }
 
@@ -29,7 +30,7 @@ struct ConnectionTests {
     ) async throws -> (any Error)? {
         var configuration = SDLConnection.Configuration(port: port, app: app)
         configure(&configuration)
-        let connection = SDLConnection(configuration: configuration, clock: clock, logger: Logger(label: "test"))
+        let connection = SDLConnection(configuration: configuration, clock: clock, logger: Logger.test("test"))
         let (registered, continuation) = AsyncStream<SDLRPCMessage>.makeStream()
         return try await withThrowingTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
@@ -68,7 +69,7 @@ struct ConnectionTests {
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(listener.localAddress?.port)
         try await listener.close()
-        let connection = SDLConnection(configuration: .init(port: port, app: SDLAppConfiguration(appName: "Nobody", appID: "nobody")), logger: Logger(label: "test"))
+        let connection = SDLConnection(configuration: .init(port: port, app: SDLAppConfiguration(appName: "Nobody", appID: "nobody")), logger: Logger.test("test"))
         await #expect { try await connection.run() } throws: { ($0 as? SDLClientError)?.code == .connectFailed }
         var events = connection.events.makeAsyncIterator()
         #expect(await events.next() == nil)
@@ -164,7 +165,7 @@ struct ConnectionTests {
             _ = try await Self.withConnection(port: port) { _, _ in
                 let second = SDLConnection(
                     configuration: .init(port: port, app: SDLAppConfiguration(appName: "Other", appID: "client-demo")),
-                    logger: Logger(label: "test")
+                    logger: Logger.test("test")
                 )
                 do {
                     try await second.run()

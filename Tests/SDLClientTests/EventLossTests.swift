@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SDLClient
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// A reader that falls behind loses events, but never silently: ``SDLAppSession/Event/lost(count:)``
@@ -13,7 +14,7 @@ struct EventLossTests {
     func burst() async throws {
         let simulator = AppSessionTests.simulator()
         try await simulator.withListening { port in
-            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), eventBufferLimit: 4, logger: Logger(label: "test"))
+            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), eventBufferLimit: 4, logger: Logger.test("test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
                 var events = session.events.makeAsyncIterator()

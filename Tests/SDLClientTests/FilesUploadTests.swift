@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SDLClient
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// Chunked PutFile uploads through ``SDLAppSession`` to the simulator over TCP (SDL-PROTOCOL.md §c
@@ -41,7 +42,7 @@ struct FilesUploadTests {
     /// Runs the simulator and a registered session in HMI FULL (out of NONE's 5-PutFile limit).
     static func withSession(_ body: @Sendable (SimulatedHeadUnit, SDLAppSession) async throws -> Void) async throws {
         let simulator = SimulatedHeadUnit(
-            configuration: HeadUnitConfiguration(autoActivate: true, timeScale: 0.01), logger: Logger(label: "test")
+            configuration: HeadUnitConfiguration(autoActivate: true, timeScale: 0.01), logger: Logger.test("test")
         )
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -50,7 +51,7 @@ struct FilesUploadTests {
             }
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
-            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger(label: "test"))
+            let session = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger.test("test"))
             group.addTask { await session.run() }
             var registered = false
             var full = false

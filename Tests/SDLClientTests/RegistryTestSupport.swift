@@ -3,12 +3,13 @@ import Logging
 import NIOCore
 import SDLClient
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// Simulated head units on 127.0.0.1 (port 0) and an ``SDLAppRegistry`` running against them.
 enum RegistryHarness {
     static func simulator() -> SimulatedHeadUnit {
-        SimulatedHeadUnit(configuration: HeadUnitConfiguration(autoActivate: true, timeScale: 0.01), logger: Logger(label: "test"))
+        SimulatedHeadUnit(configuration: HeadUnitConfiguration(autoActivate: true, timeScale: 0.01), logger: Logger.test("test"))
     }
 
     static func app(_ name: String, id: String, vrSynonyms: [String] = []) -> SDLAppConfiguration {
@@ -21,7 +22,7 @@ enum RegistryHarness {
         simulators count: Int,
         _ body: @Sendable (SDLAppRegistry, [(unit: SimulatedHeadUnit, port: Int)]) async throws -> Void
     ) async throws {
-        let registry = SDLAppRegistry(logger: Logger(label: "test"))
+        let registry = SDLAppRegistry(logger: Logger.test("test"))
         try await withThrowingTaskGroup(of: Bool.self) { group in
             var units: [(unit: SimulatedHeadUnit, port: Int)] = []
             for _ in 0..<count {

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SDLClient
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// ``SDLAppRegistry`` against simulated head units over TCP: several apps on one head unit (one
@@ -85,7 +86,7 @@ struct RegistryTests {
 
     @Test("Shutdown unregisters and closes every app, refuses new ones, and run() returns")
     func shutdown() async throws {
-        let registry = SDLAppRegistry(logger: Logger(label: "test"))
+        let registry = SDLAppRegistry(logger: Logger.test("test"))
         let simulator = RegistryHarness.simulator()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         try await withThrowingTaskGroup(of: Bool.self) { group in

@@ -4,6 +4,7 @@ import NIOCore
 import SDLClient
 import SDLProtocol
 import SDLTransport
+import TestSupport
 import Testing
 
 /// ``SDLConnection`` over `ws://` against the simulator's WebSocket listener (SDL Core's WebSocket
@@ -18,7 +19,7 @@ struct WebSocketConnectionTests {
         app: SDLAppConfiguration = SDLAppConfiguration(appName: "Web Demo", appID: "web-demo", isMediaApplication: true),
         _ body: @Sendable (SDLConnection, SDLRPCMessage) async throws -> Void
     ) async throws -> (any Error)? {
-        let connection = SDLConnection(configuration: .init(address: address, app: app), logger: Logger(label: "test"))
+        let connection = SDLConnection(configuration: .init(address: address, app: app), logger: Logger.test("test"))
         let (registered, continuation) = AsyncStream<SDLRPCMessage>.makeStream()
         return try await withThrowingTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
@@ -48,7 +49,7 @@ struct WebSocketConnectionTests {
 
     @Test("Registers over ws://, sends Show, gets SUCCESS and ends cleanly with EndServiceACK")
     func session() async throws {
-        let simulator = SimulatedHeadUnit(configuration: Self.configuration, logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: Self.configuration, logger: Logger.test("test"))
         try await simulator.withListening([.webSocket()]) { ports in
             let address = try SDLTransportAddress("ws://127.0.0.1:\(ports[0])/apps")
             let ended = try await Self.withConnection(address) { connection, response in
@@ -67,7 +68,7 @@ struct WebSocketConnectionTests {
 
     @Test("A 300 KB PutFile, First and Consecutive frames above 16 KiB each, succeeds over ws://")
     func multiFrameMessage() async throws {
-        let simulator = SimulatedHeadUnit(configuration: Self.configuration, logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: Self.configuration, logger: Logger.test("test"))
         try await simulator.withListening([.webSocket()]) { ports in
             let address = try SDLTransportAddress("ws://127.0.0.1:\(ports[0])")
             let ended = try await Self.withConnection(address) { connection, _ in
@@ -93,7 +94,7 @@ struct WebSocketConnectionTests {
 
     @Test("Apps over tcp and ws meet one head unit")
     func oneHeadUnitForBothTransports() async throws {
-        let simulator = SimulatedHeadUnit(configuration: Self.configuration, logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: Self.configuration, logger: Logger.test("test"))
         try await simulator.withListening([.tcp(), .webSocket()]) { ports in
             let tcp = SDLTransportAddress.tcp(host: "127.0.0.1", port: ports[0])
             let ws = try SDLTransportAddress("ws://127.0.0.1:\(ports[1])")

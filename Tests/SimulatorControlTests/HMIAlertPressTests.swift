@@ -18,7 +18,7 @@ struct HMIAlertPressTests {
         let fake = try await FakeCoreHMI.bind()
         let connection = HMIConnection(
             address: fake.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
-            logger: Logger(label: "hmi-test"), vehicle: .none, vehicleInterval: .milliseconds(10)
+            logger: Logger.test("hmi-test"), vehicle: .none, vehicleInterval: .milliseconds(10)
         )
         let app = Application(router: HMIControlRoutes(connection: connection).makeRouter())
         let appID: Int64 = 1_443_150_702

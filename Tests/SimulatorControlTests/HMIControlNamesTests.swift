@@ -42,7 +42,7 @@ struct HMIControlNamesTests {
         _ body: @Sendable (any TestClientProtocol, inout FakeCoreHMI.Connection) async throws -> Void
     ) async throws {
         let core = try await FakeCoreHMI.bind()
-        let connection = HMIConnection(address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger(label: "hmi-test"))
+        let connection = HMIConnection(address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-test"))
         let app = Application(router: HMIControlRoutes(connection: connection, names: names).makeRouter())
         try await app.test(.router) { client in
             try await withThrowingTaskGroup(of: Void.self) { group in

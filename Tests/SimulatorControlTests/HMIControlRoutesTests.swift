@@ -18,7 +18,7 @@ struct HMIControlRoutesTests {
     static func routes() -> HMIControlRoutes {
         HMIControlRoutes(connection: HMIConnection(
             address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: 9),
-            hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger(label: "test")
+            hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("test")
         ))
     }
 

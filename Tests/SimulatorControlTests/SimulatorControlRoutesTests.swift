@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import SDLProtocol
 import SimulatorControl
+import TestSupport
 import Testing
 
 @Suite("Simulator control API", .timeLimit(.minutes(1)))
@@ -12,7 +13,7 @@ struct SimulatorControlRoutesTests {
     /// A simulator with one app registered through the protocol (no sockets: bytes straight into
     /// the head unit), and the control routes at /v1/simulator.
     static func makeApplication() throws -> (some ApplicationProtocol, SimulatedHeadUnit) {
-        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger.test("test"))
         simulator.perform { unit, now in
             let connection = unit.connectionOpened()
             var bytes = ByteBuffer()
@@ -142,7 +143,7 @@ struct SimulatorControlRoutesTests {
 
     @Test("The standalone control API (simulate --control) answers an unknown path with a 404 problem, a wrong method with a 405 problem and Allow, HEAD as GET without the body")
     func standaloneRefusals() async throws {
-        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger.test("test"))
         let app = Application(router: SimulatorControlRoutes(simulator: simulator).makeRouter())
         try await app.test(.router) { client in
             try await client.execute(uri: "/nowhere", method: .get) { response throws in

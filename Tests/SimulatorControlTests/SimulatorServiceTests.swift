@@ -2,6 +2,7 @@ import HeadUnitSimulator
 import Logging
 import NIOCore
 import SimulatorControl
+import TestSupport
 import Testing
 
 /// ``SimulatorService`` serving listeners the caller bound first.
@@ -9,7 +10,7 @@ import Testing
 struct SimulatorServiceTests {
     @Test("A service over bound listeners reports them, serves them until cancelled, then frees the port")
     func boundListeners() async throws {
-        let simulator = SimulatedHeadUnit(logger: Logger(label: "test"))
+        let simulator = SimulatedHeadUnit(logger: Logger.test("test"))
         let bound = try await simulator.bind([.tcp()])
         let port = bound.ports[0]
         #expect(port > 0)
