@@ -1,5 +1,6 @@
 import ArgumentParser
 import SDLProtocol
+import SDLSpec
 
 /// Checks the text of a setting from the environment against what it accepts, for `serve` and
 /// `simulate`: booleans, enumerated values and the names of the variables themselves. A mistake
@@ -73,24 +74,9 @@ enum SettingsValue {
         )
     }
 
-    /// ` (did you mean NAME?)` for the accepted name closest to `text`, or nothing when none is close.
+    /// ` (did you mean NAME?)` for the accepted name closest to `text`, or nothing when none is
+    /// close: the spelling the HTTP API's errors use (``SDLSpelling``), so both say it alike.
     static func suggestion(for text: String, among accepted: [String]) -> String {
-        let scored = accepted.map { ($0, editDistance(text.lowercased(), $0.lowercased())) }
-        guard let (name, distance) = scored.min(by: { $0.1 < $1.1 }), distance <= max(2, name.count / 3) else { return "" }
-        return " (did you mean \(name)?)"
-    }
-
-    /// The Levenshtein distance: insertions, deletions and substitutions of one character.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, character) in a.enumerated() {
-            var current = [i + 1]
-            for (j, other) in b.enumerated() {
-                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == other ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        SDLSpelling.didYouMean(text, among: accepted)
     }
 }

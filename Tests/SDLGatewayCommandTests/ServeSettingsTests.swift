@@ -96,7 +96,7 @@ struct ServeSettingsTests {
     }
 
     static func refusal(config text: String, environment: [String: String] = [:]) throws -> String? {
-        refusal(["--config", try configFile(text)], environment: environment)
+        Self.refusal(["--config", try configFile(text)], environment: environment)
     }
 
     @Test("A misspelt key in the config file is refused with the closest accepted one")
@@ -266,50 +266,30 @@ struct ServeSettingsTests {
 
     @Test("Simulator options are refused without the simulator, out of range, misspelt or of the wrong type, naming them")
     func simulatorOptionMistakes() throws {
-        func refusal(_ arguments: [String], environment: [String: String] = [:]) -> String? {
-            do {
-                _ = try Self.settings(arguments, environment: environment)
-                return nil
-            } catch let error as ValidationError {
-                return error.message
-            } catch {
-                return "\(error)"
-            }
-        }
-        #expect(refusal(["--policy", "default"])?.contains("--policy is an option of the simulator: add --simulate") == true)
-        #expect(refusal(["--config", try Self.configFile(#"{"simulator": {"timeScale": 2}}"#)])?.contains("the simulator is off") == true)
-        #expect(refusal(["--simulate", "--time-scale", "0"])?.contains("--time-scale") == true)
-        #expect(refusal(["--simulate", "--resuming-timeout", "60001"])?.contains("must be 0…60000 ms") == true)
-        #expect(refusal(["--simulate", "--request-limit", "1000001"])?.contains("--request-limit (SDL_SIMULATOR_REQUEST_LIMIT, \"simulator.requestLimit\") must be 0…1000000 requests per 10 s") == true)
-        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "3s"])?.contains("not a whole number of milliseconds") == true)
-        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_TRACE_SPEED": "fast"])?.contains("SDL_SIMULATOR_TRACE_SPEED=fast is not a number") == true)
-        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_TIMESCALE": "2"])?.contains("did you mean SDL_SIMULATOR_TIME_SCALE?") == true)
-        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_POLICY": "closed"])?.contains("open, default") == true)
-        let misspelt = refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"timescale": 2}}"#)])
+        #expect(Self.refusal(["--policy", "default"])?.contains("--policy is an option of the simulator: add --simulate") == true)
+        #expect(Self.refusal(["--config", try Self.configFile(#"{"simulator": {"timeScale": 2}}"#)])?.contains("the simulator is off") == true)
+        #expect(Self.refusal(["--simulate", "--time-scale", "0"])?.contains("--time-scale") == true)
+        #expect(Self.refusal(["--simulate", "--resuming-timeout", "60001"])?.contains("must be 0…60000 ms") == true)
+        #expect(Self.refusal(["--simulate", "--request-limit", "1000001"])?.contains("--request-limit (SDL_SIMULATOR_REQUEST_LIMIT, \"simulator.requestLimit\") must be 0…1000000 requests per 10 s") == true)
+        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "3s"])?.contains("not a whole number of milliseconds") == true)
+        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_TRACE_SPEED": "fast"])?.contains("SDL_SIMULATOR_TRACE_SPEED=fast is not a number") == true)
+        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_TIMESCALE": "2"])?.contains("did you mean SDL_SIMULATOR_TIME_SCALE?") == true)
+        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_POLICY": "closed"])?.contains("open, default") == true)
+        let misspelt = Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"timescale": 2}}"#)])
         #expect(misspelt?.contains("\"simulator.timescale\"") == true && misspelt?.contains("did you mean timeScale?") == true, "\(misspelt ?? "")")
-        let wrongType = refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"timeScale": "fast"}}"#)])
+        let wrongType = Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"timeScale": "fast"}}"#)])
         #expect(wrongType?.contains("\"simulator.timeScale\" must be a number") == true, "\(wrongType ?? "")")
-        let policy = refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"policy": "defualt"}}"#)])
+        let policy = Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"policy": "defualt"}}"#)])
         #expect(policy?.contains("did you mean default?") == true, "\(policy ?? "")")
     }
 
     @Test("SDL_SIMULATOR_* without --simulate stops start-up; with it, LISTEN and WS_LISTEN place the head unit and simulate's control variables are refused")
     func simulatorVariables() throws {
-        func refusal(_ arguments: [String], environment: [String: String] = [:]) -> String? {
-            do {
-                _ = try Self.settings(arguments, environment: environment)
-                return nil
-            } catch let error as ValidationError {
-                return error.message
-            } catch {
-                return "\(error)"
-            }
-        }
         for variable in SimulateCommand.variables {
-            let message = refusal([], environment: [variable: "1"])
+            let message = Self.refusal([], environment: [variable: "1"])
             #expect(message?.contains("\(variable) is a setting of the simulator, which is off: add --simulate") == true, "\(message ?? "accepted")")
         }
-        #expect(refusal(["--simulator-listen", "127.0.0.1:5555"])?.contains("--simulator-listen is an option of the simulator: add --simulate") == true)
+        #expect(Self.refusal(["--simulator-listen", "127.0.0.1:5555"])?.contains("--simulator-listen is an option of the simulator: add --simulate") == true)
 
         #expect(try Self.settings(["--simulate"]).simulatorListen == HostPort(host: "127.0.0.1", port: 0))
         #expect(try Self.settings(["--simulate"]).simulatorWebSocketListen == nil)
@@ -322,14 +302,14 @@ struct ServeSettingsTests {
         #expect(try Self.settings(["--config", file]).simulatorWebSocketListen?.port == 6001)
         #expect(try Self.settings(["--config", file], environment: environment).simulatorListen.port == 5555)
         #expect(try Self.settings(["--config", file, "--simulator-listen", "127.0.0.1:7000"], environment: environment).simulatorListen.port == 7000)
-        #expect(refusal(["--simulate", "--simulator-listen", "5555"])?.contains("e.g. 127.0.0.1:12345 (got 5555)") == true)
-        #expect(refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"listen": 5555}}"#)])?.contains("\"simulator.listen\" must be a string") == true)
+        #expect(Self.refusal(["--simulate", "--simulator-listen", "5555"])?.contains("e.g. 127.0.0.1:12345 (got 5555)") == true)
+        #expect(Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"listen": 5555}}"#)])?.contains("\"simulator.listen\" must be a string") == true)
 
-        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_CONTROL": "127.0.0.1:12346"])?.contains("/v1/simulator on the gateway's own address") == true)
-        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_INSECURE": "1"])?.contains("SDL_GATEWAY_INSECURE") == true)
-        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "0"])?.contains("always brings new apps to FULL") == true)
-        #expect(refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "1"]) == nil)
-        #expect(refusal(["--listen", "8080"])?.contains("--listen must be host:port, e.g. 127.0.0.1:8080 (got 8080)") == true)
+        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_CONTROL": "127.0.0.1:12346"])?.contains("/v1/simulator on the gateway's own address") == true)
+        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_INSECURE": "1"])?.contains("SDL_GATEWAY_INSECURE") == true)
+        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "0"])?.contains("always brings new apps to FULL") == true)
+        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "1"]) == nil)
+        #expect(Self.refusal(["--listen", "8080"])?.contains("--listen must be host:port, e.g. 127.0.0.1:8080 (got 8080)") == true)
     }
 
     @Test("simulate: the control API, which has no tokens, listens beyond loopback only with --insecure")
