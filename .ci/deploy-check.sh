@@ -70,6 +70,12 @@ if "$tools/kubernetes-validate" --strict "$work/misspelt.yaml" >/dev/null 2>&1; 
     echo "kubernetes-validate accepted a misspelt field"; exit 1
 fi
 
+lap "build-sdl-core.sh resolves its paths"
+# A relative SDL_CORE_WORK is taken from the current directory, as PREFIX is (cmake runs in
+# WORK/build and is handed WORK/sdl_core: a relative one pointed inside the build tree).
+paths="$(cd "$work" && SDL_CORE_WORK=relwork bash "$OLDPWD/deploy/sdl_core/build-sdl-core.sh" --show-paths out)"
+grep -qx "prefix=$work/out" <<<"$paths" && grep -qx "work=$work/relwork" <<<"$paths" || { echo "build-sdl-core.sh paths: $paths"; exit 1; }
+
 lap "the image's build stage, natively"
 # A build tree left in WORK_DIR by an earlier run is kept (incremental builds when run by hand).
 mkdir -p "$work/context"

@@ -4,6 +4,7 @@
 # the work tree (sources and a Release build) takes about 0.5 GB (515 MB measured).
 #
 #   deploy/sdl_core/build-sdl-core.sh PREFIX
+#   deploy/sdl_core/build-sdl-core.sh --show-paths PREFIX   # print where PREFIX and the work tree resolve, and stop
 #
 # PREFIX ends up holding bin/ (smartDeviceLinkCore, smartDeviceLink.ini, hmi_capabilities.json,
 # sdl_preloaded_pt.json and the RPC plugins) and lib/ (the bson libraries). Run Core with
@@ -19,13 +20,16 @@
 #   SDL_CORE_BUILD_TYPE  Release (default) or Debug
 set -euo pipefail
 
-prefix="${1:?usage: build-sdl-core.sh PREFIX}"
+show_paths=0
+if [ "${1:-}" = --show-paths ]; then show_paths=1; shift; fi
+prefix="${1:?usage: build-sdl-core.sh [--show-paths] PREFIX}"
 mkdir -p "$prefix"
 prefix="$(cd "$prefix" && pwd)"
 work="${SDL_CORE_WORK:-$prefix/work}"
 # Absolute, as PREFIX: the build runs in $work/build and hands cmake $work/sdl_core.
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
+if [ "$show_paths" = 1 ]; then echo "prefix=$prefix"; echo "work=$work"; exit 0; fi
 jobs="${JOBS:-$(nproc)}"
 build_type="${SDL_CORE_BUILD_TYPE:-Release}"
 
