@@ -71,7 +71,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The injected clock every driver runs on (STYLE.md example 5): SDLClock, its system and
+        // The injected clock every driver runs on (as hummingbird's and the connection pool's): SDLClock, its system and
         // manual clocks, and sleeping on it.
         .target(
             name: "SDLTime",

@@ -5,7 +5,7 @@ import SDLProtocol
 /// A headless HMI for SDL Core as a pure state machine: messages from Core's HMI WebSocket go in,
 /// messages to send come out. ``HMIConnection`` runs it over a WebSocket.
 ///
-/// What it does, in Core's order (SDL-PROTOCOL.md §k: Core serves no app before its HMI is ready):
+/// What it does, in Core's order (docs/protocol.md §k: Core serves no app before its HMI is ready):
 /// 1. on connecting, `MB.registerComponent` for each of ``components`` on the one connection
 ///    (Core's message broker keeps one entry per component name, whichever socket it came on);
 /// 2. when Core has answered them all, `MB.subscribeTo` each of ``subscriptions`` and

@@ -9,7 +9,7 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
         /// The transport connection could not be opened.
         public static let connectFailed = Code(rawValue: "connectFailed")
         /// A ws/wss head unit address answered the HTTP/1.1 upgrade without switching to
-        /// WebSocket: not SDL Core's WebSocket server for apps (SDL-PROTOCOL.md §e).
+        /// WebSocket: not SDL Core's WebSocket server for apps (docs/protocol.md §e).
         public static let webSocketUpgradeFailed = Code(rawValue: "webSocketUpgradeFailed")
         /// The head unit refused to start the RPC service (StartServiceNAK).
         public static let startServiceRejected = Code(rawValue: "startServiceRejected")
@@ -42,13 +42,13 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
         public static let cancelled = Code(rawValue: "cancelled")
         /// The head unit answered a file request (a chunk's PutFile, ListFiles, DeleteFile,
         /// SetAppIcon) with a failure result code; the detail names the result code and, for an
-        /// upload, the offset of the refused chunk (SDL-PROTOCOL.md §c "PutFile with bulk data").
+        /// upload, the offset of the refused chunk (docs/protocol.md §c "PutFile with bulk data").
         public static let fileRequestFailed = Code(rawValue: "fileRequestFailed")
         /// The head unit sent something this client cannot understand.
         public static let protocolViolation = Code(rawValue: "protocolViolation")
         /// Another app of the registry already has this registry id, or the same app id, app name
         /// or VR synonym on the same head unit (Core would answer DISALLOWED or DUPLICATE_NAME,
-        /// SDL-PROTOCOL.md §e "Registration and limits"); nothing was sent.
+        /// docs/protocol.md §e "Registration and limits"); nothing was sent.
         public static let duplicateApp = Code(rawValue: "duplicateApp")
         /// A capture file (`--record`) could not be created or written; the session goes on.
         public static let captureFailed = Code(rawValue: "captureFailed")

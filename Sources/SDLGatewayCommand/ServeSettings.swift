@@ -298,7 +298,7 @@ struct ServeSettings {
 
 extension ServeSettings {
     /// What each app session of the gateway keeps to when SDL Core allows `coreRequestLimit`
-    /// requests per 10 s (`AppTimeScaleMaxRequests`, SDL-PROTOCOL.md §k): 90 % of it, at least 1,
+    /// requests per 10 s (`AppTimeScaleMaxRequests`, docs/protocol.md §k): 90 % of it, at least 1,
     /// and no limit when Core has none; the limit in HMI NONE stays 90 % of Core's 100.
     static func sessionLimits(coreRequestLimit: Int) -> SDLRequestRateLimiter.Configuration {
         var limits = SDLRequestRateLimiter.Configuration.default

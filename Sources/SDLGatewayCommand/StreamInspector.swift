@@ -117,7 +117,7 @@ struct StreamInspector {
 
     /// The `bson` of a control frame: its parameters as JSON when the payload is BSON (v5, and the
     /// v1-header StartService carrying `protocolVersion`), after checking it decodes as a typed
-    /// control message (SDL-PROTOCOL.md §b).
+    /// control message (docs/protocol.md §b).
     static func bsonPayload(_ frame: SDLFrame) throws(SDLProtocolError) -> SDLJSON? {
         _ = try SDLControlMessage(frame: frame)
         let isBSON = frame.header.version >= 5 || frame.header.frameInfo == SDLControlFrameInfo.startService.rawValue

@@ -15,7 +15,7 @@ extension SDLManagers {
     /// SetDisplayLayout or the template in the Show, the Show, the media button subscriptions and
     /// clock, the main menu layout and the menu, the voice commands.
     ///
-    /// With `headUnitResumed` (the registration resumed the app's data, SDL-PROTOCOL.md §k) the
+    /// With `headUnitResumed` (the registration resumed the app's data, docs/protocol.md §k) the
     /// head unit put back the commands, submenus, choice sets, global properties and button
     /// subscriptions itself: only what SDL does not resume is planned (the Show, the template,
     /// the media clock, the images).

@@ -10,7 +10,7 @@ public struct SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertib
         public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
-        // Frame header (protocol spec §2–§3; SDL-PROTOCOL.md §a)
+        // Frame header (protocol spec §2–§3; docs/protocol.md §a)
         /// The version nibble is 0 or above 5.
         public static let unsupportedVersion = Code(rawValue: "unsupportedVersion")
         /// The frame type is 4–7.
@@ -25,7 +25,7 @@ public struct SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertib
         /// unknown frame info value, or an encrypted First Frame).
         public static let invalidFrame = Code(rawValue: "invalidFrame")
 
-        // Multi-frame messages (protocol spec §4.4; SDL-PROTOCOL.md §a "First Frame")
+        // Multi-frame messages (protocol spec §4.4; docs/protocol.md §a "First Frame")
         /// A Consecutive Frame arrived with no First Frame for its (session, message id).
         public static let unexpectedConsecutiveFrame = Code(rawValue: "unexpectedConsecutiveFrame")
         /// A Consecutive Frame's sequence number is not the previous one + 1 (255 wraps to 1).
@@ -39,7 +39,7 @@ public struct SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertib
         /// A second First Frame for a (session, message id) that is still being reassembled.
         public static let duplicateFirstFrame = Code(rawValue: "duplicateFirstFrame")
 
-        // BSON (bsonspec.org subset of SDL-PROTOCOL.md §b)
+        // BSON (bsonspec.org subset of docs/protocol.md §b)
         public static let bsonTruncated = Code(rawValue: "bsonTruncated")
         public static let bsonInvalidLength = Code(rawValue: "bsonInvalidLength")
         public static let bsonUnsupportedType = Code(rawValue: "bsonUnsupportedType")
@@ -47,11 +47,11 @@ public struct SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertib
         public static let bsonInvalidValue = Code(rawValue: "bsonInvalidValue")
         public static let bsonNestingTooDeep = Code(rawValue: "bsonNestingTooDeep")
 
-        // Control frames (protocol spec §3.1; SDL-PROTOCOL.md §b)
+        // Control frames (protocol spec §3.1; docs/protocol.md §b)
         public static let unknownControlFrame = Code(rawValue: "unknownControlFrame")
         public static let invalidControlPayload = Code(rawValue: "invalidControlPayload")
 
-        // RPC payload (protocol spec §5.2–§5.3; SDL-PROTOCOL.md §c)
+        // RPC payload (protocol spec §5.2–§5.3; docs/protocol.md §c)
         public static let rpcHeaderTruncated = Code(rawValue: "rpcHeaderTruncated")
         public static let unknownRPCType = Code(rawValue: "unknownRPCType")
         public static let rpcJSONSizeMismatch = Code(rawValue: "rpcJSONSizeMismatch")

@@ -1,5 +1,5 @@
 extension SDLCatalog {
-    /// The elements of enum FunctionID (SDL-PROTOCOL.md §g) by name without the "ID" suffix
+    /// The elements of enum FunctionID (docs/protocol.md §g) by name without the "ID" suffix
     /// (`RegisterAppInterface` → 1, `OnHMIStatus` → 0x8000). It lists ids that have no live
     /// `<function>` too: `RESERVED` (0), and `SyncPData` / `OnSyncPData`, whose definitions are
     /// commented out in MOBILE_API.xml 8.0.0.

@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 
 extension SDLCatalog {
-    /// Parses an RPC spec in the MOBILE_API.xml format (rpc_spec README; SDL-PROTOCOL.md §f–§h).
+    /// Parses an RPC spec in the MOBILE_API.xml format (rpc_spec README; docs/protocol.md §f–§h).
     ///
     /// Only the top-level `<function>`, `<enum>` and `<struct>` children of the root
     /// `<interface>` count; everything inside `<history>` (older definitions) and all

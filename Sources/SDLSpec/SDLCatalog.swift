@@ -1,6 +1,6 @@
 /// The RPC catalog of an SDL RPC spec (MOBILE_API.xml): every top-level `<function>`, `<enum>`
 /// and `<struct>` of its `<interface>`, with the constraints needed to validate and build RPC
-/// parameters (SDL-PROTOCOL.md §f–§h).
+/// parameters (docs/protocol.md §f–§h).
 ///
 /// Load one with ``init(xml:)`` or ``init(contentsOf:)``, or use ``builtIn`` (rpc_spec 8.0.0).
 public struct SDLCatalog: Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
 /// A top-level `<enum>` of MOBILE_API.xml. On the wire (JSON) a value is the element's `name`
-/// (e.g. Language `EN-US`), never its `internal_name` (SDL-PROTOCOL.md §h).
+/// (e.g. Language `EN-US`), never its `internal_name` (docs/protocol.md §h).
 public struct SDLEnum: Sendable, Hashable, Codable {
     /// An `<element>` of the enum.
     public struct Element: Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
 /// A top-level `<function>` of MOBILE_API.xml: one message type (request, response or
-/// notification) of one RPC, with its FunctionID number (SDL-PROTOCOL.md §g) and params.
+/// notification) of one RPC, with its FunctionID number (docs/protocol.md §g) and params.
 public struct SDLFunction: Sendable, Hashable, Codable {
     /// The `name` attribute, e.g. `RegisterAppInterface` (without the FunctionID's "ID" suffix).
     public var name: String

@@ -1,7 +1,7 @@
 import SDLProtocol
 
 /// The `messagetype` of a `<function>` in MOBILE_API.xml: one FunctionID is shared by a request
-/// and its response; notifications have their own ids (SDL-PROTOCOL.md §g).
+/// and its response; notifications have their own ids (docs/protocol.md §g).
 public enum SDLMessageType: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     case request
     case response

@@ -4,7 +4,7 @@ import NIOCore
 /// backoff, and the head-unit simulator's timer loop. The state machines take the time as a
 /// `NIODeadline` input and report their next deadline; a driver reads ``now()`` and keeps one
 /// wake-up at that deadline with ``schedule(at:_:)``, or sleeps until it with ``sleep(until:)``
-/// (STYLE.md example 5: an injected clock, as hummingbird's connection state machine and the
+/// (an injected clock, as hummingbird's connection state machine and the
 /// connection pool take theirs).
 ///
 /// Production uses ``SDLSystemClock`` (NIO's monotonic uptime clock and event-loop timers);

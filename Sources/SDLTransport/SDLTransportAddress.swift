@@ -1,4 +1,4 @@
-/// Where a head unit listens for apps, as a URL (SDL-PROTOCOL.md §e "Ports and transports"):
+/// Where a head unit listens for apps, as a URL (docs/protocol.md §e "Ports and transports"):
 ///
 /// | text | transport | default port |
 /// |---|---|---|

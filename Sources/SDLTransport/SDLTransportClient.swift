@@ -5,7 +5,7 @@ import NIOSSL
 import NIOWebSocket
 
 /// Opens the byte channel of one app connection to a head unit, whatever the transport
-/// (SDL-PROTOCOL.md §e "Ports and transports"). The result reads and writes SDL bytes:
+/// (docs/protocol.md §e "Ports and transports"). The result reads and writes SDL bytes:
 ///
 /// - tcp: the socket itself; SDL frames are streamed with no extra framing.
 /// - ws: an HTTP/1.1 upgrade to WebSocket on the address's path; each inbound binary message

@@ -15,7 +15,7 @@ public struct SDLTransportError: Error, Hashable, Sendable, CustomStringConverti
         /// wrong port, a plain HTTP server, or a proxy in the way).
         public static let webSocketUpgradeRefused = Code(rawValue: "webSocketUpgradeRefused")
         /// The peer broke the SDL-over-WebSocket convention: a text message where SDL frames
-        /// travel only in binary messages (SDL-PROTOCOL.md §e "WebSocket server for apps").
+        /// travel only in binary messages (docs/protocol.md §e "WebSocket server for apps").
         public static let webSocketProtocolViolation = Code(rawValue: "webSocketProtocolViolation")
         /// A WebSocket message was larger than the transport's bound
         /// (``SDLWebSocket/defaultMaximumMessageSize``).

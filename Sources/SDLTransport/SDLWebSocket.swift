@@ -1,7 +1,7 @@
 import NIOCore
 import NIOWebSocket
 
-/// The SDL-over-WebSocket convention of SDL Core's WebSocket server for apps (SDL-PROTOCOL.md §e
+/// The SDL-over-WebSocket convention of SDL Core's WebSocket server for apps (docs/protocol.md §e
 /// "WebSocket server for apps"): every SDL frame travels as one binary message, text messages are
 /// not part of it, and the request path does not matter.
 public enum SDLWebSocket {
@@ -22,7 +22,7 @@ public enum SDLWebSocket {
     /// The largest WebSocket message (and single frame) accepted: 1 MiB.
     ///
     /// One SDL frame is at most a 12-byte header plus the MTU, 131072 bytes with Core's shipped
-    /// `MaximumPayloadSize` (SDL-PROTOCOL.md §a "MTU", §e), and Core sends each frame as its own
+    /// `MaximumPayloadSize` (docs/protocol.md §a "MTU", §e), and Core sends each frame as its own
     /// message; bigger SDL messages (a 64 MiB PutFile) are split into First and Consecutive
     /// frames before they reach the transport. Core's parser would also take several frames in
     /// one message, so the bound leaves eight frames' room, and it stays small enough that a

@@ -2,7 +2,7 @@ import NIOCore
 import NIOWebSocket
 
 /// Turns WebSocket frames into SDL bytes and back, the way SDL Core's WebSocket server for apps
-/// exchanges them (SDL-PROTOCOL.md §e "WebSocket server for apps"):
+/// exchanges them (docs/protocol.md §e "WebSocket server for apps"):
 ///
 /// - an inbound binary message (reassembled by `NIOWebSocketFrameAggregator` in front of this
 ///   handler) is passed on as one `ByteBuffer`; the SDL frame decoder behind treats it like

@@ -5,7 +5,7 @@ import NIOSSL
 import NIOWebSocket
 
 /// A WebSocket server for SDL apps, as SDL Core's "WebEngine" transport serves them
-/// (SDL-PROTOCOL.md §e "WebSocket server for apps"): the HTTP/1.1 upgrade is accepted on any
+/// (docs/protocol.md §e "WebSocket server for apps"): the HTTP/1.1 upgrade is accepted on any
 /// request path, and each upgraded connection reads and writes one `ByteBuffer` per binary
 /// message (``SDLWebSocketFrameHandler``). A plain HTTP request gets `426 Upgrade Required`.
 ///
@@ -102,7 +102,7 @@ public enum SDLWebSocketServer {
     private static func configureUpgrade(_ channel: any Channel, messages: SDLWebSocket.MessageKind, maximumMessageSize: Int) throws -> EventLoopFuture<Upgrade> {
         let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
             maxFrameSize: maximumMessageSize,
-            // Core's server takes any path (SDL-PROTOCOL.md §e), so does this one.
+            // Core's server takes any path (docs/protocol.md §e), so does this one.
             shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Errors: result codes and client errors to HTTP statuses")
 struct GatewayErrorTests {
-    @Test("A failed head-unit answer maps its result code as ARCHITECTURE.md says", arguments: [
+    @Test("A failed head-unit answer maps its result code as docs/architecture.md says", arguments: [
         ("DISALLOWED", 403), ("USER_DISALLOWED", 403), ("INVALID_DATA", 422), ("INVALID_ID", 422), ("REJECTED", 409), ("IN_USE", 409),
         ("UNSUPPORTED_REQUEST", 501), ("TOO_MANY_PENDING_REQUESTS", 429), ("TIMED_OUT", 504), ("GENERIC_ERROR", 502),
         ("FILE_NOT_FOUND", 404), ("OUT_OF_MEMORY", 507), ("something new", 502),

@@ -11,7 +11,7 @@ struct SimulatorProtocolTests {
     func v5StartService() throws {
         var harness = HeadUnitHarness()
         let connection = harness.open()
-        // The 12-byte-header StartService of SDL-PROTOCOL.md §k.
+        // The 12-byte-header StartService of docs/protocol.md §k.
         harness.send(bytes: ByteBuffer(bytes: [0x50, 0x07, 0x01, 0x00, 0, 0, 0, 0x20, 0, 0, 0, 1] + Self.protocolVersionBSON), on: connection)
         let frame = try #require(harness.frames[connection]?.first)
         #expect(frame.header == SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: 2, sessionID: 1, dataSize: frame.header.dataSize, messageID: 0))
@@ -135,7 +135,7 @@ struct SimulatorProtocolTests {
         #expect(!harness.closed.contains(connection))
     }
 
-    @Test("An unknown function id is answered with that id and UNSUPPORTED_REQUEST (SDL-PROTOCOL.md §k)")
+    @Test("An unknown function id is answered with that id and UNSUPPORTED_REQUEST (docs/protocol.md §k)")
     func unknownFunction() throws {
         var harness = HeadUnitHarness()
         let connection = harness.open()
@@ -157,7 +157,7 @@ struct SimulatorProtocolTests {
         #expect(harness.response(id, on: connection)?.resultCode == "APPLICATION_NOT_REGISTERED")
     }
 
-    @Test("Invalid parameters get INVALID_DATA naming the parameter (SDL-PROTOCOL.md §k)")
+    @Test("Invalid parameters get INVALID_DATA naming the parameter (docs/protocol.md §k)")
     func invalidData() throws {
         var harness = HeadUnitHarness(HeadUnitConfiguration(autoActivate: true))
         let connection = harness.open()

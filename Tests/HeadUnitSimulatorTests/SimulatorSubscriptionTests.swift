@@ -70,7 +70,7 @@ struct SimulatorSubscriptionTests {
         #expect(first?.parameters["rpm"] == Self.result("rpm", "SUCCESS"))
         #expect(first?.parameters["gps"] == nil)
         #expect(harness.unit.apps[session]?.vehicleDataSubscriptions == ["speed", "rpm"])
-        // SDL-PROTOCOL.md §k: the same subscription again.
+        // docs/protocol.md §k: the same subscription again.
         let again = harness.call("SubscribeVehicleData", ["speed": true], session: session, on: connection)
         #expect(again?.resultCode == "IGNORED")
         #expect(again?.success == false)

@@ -8,7 +8,7 @@ import Testing
 struct AppStatePermissionTests {
     typealias F = AppStateFixture
 
-    /// Part of Core's Base-4 group (SDL-PROTOCOL.md §e) plus a user-disallowed vehicle data item.
+    /// Part of Core's Base-4 group (docs/protocol.md §e) plus a user-disallowed vehicle data item.
     static let base4: SDLJSON = [
         "permissionItem": [
             ["rpcName": "PutFile", "hmiPermissions": ["allowed": ["BACKGROUND", "FULL", "LIMITED", "NONE"], "userDisallowed": []], "parameterPermissions": ["allowed": [], "userDisallowed": []]],

@@ -4,7 +4,7 @@ import SDLProtocol
 import SDLSpec
 
 /// Plays the head unit to an ``SDLConnectionStateMachine`` frame by frame: a v5 StartServiceACK
-/// as Core 8.2 sends it, then responses and notifications written by hand (SDL-PROTOCOL.md §k).
+/// as Core 8.2 sends it, then responses and notifications written by hand (docs/protocol.md §k).
 /// Waiters are plain numbers; the clock is a variable. No sockets, no tasks.
 struct ConnectionMachineScript {
     typealias Machine = SDLConnectionStateMachine<Int>

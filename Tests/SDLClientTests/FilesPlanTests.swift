@@ -5,7 +5,7 @@ import SDLSpec
 import Testing
 
 /// ``SDLFileUploadPlan`` arithmetic, ``SDLCRC32`` known vectors and ``SDLFileRechunker``
-/// (SDL-PROTOCOL.md §c "PutFile with bulk data").
+/// (docs/protocol.md §c "PutFile with bulk data").
 @Suite("Files: upload plan, CRC-32 and re-chunking")
 struct FilesPlanTests {
     static let mebibyte = 1024 * 1024

@@ -6,7 +6,7 @@ import SDLProtocol
 import TestSupport
 import Testing
 
-/// Chunked PutFile uploads through ``SDLAppSession`` to the simulator over TCP (SDL-PROTOCOL.md §c
+/// Chunked PutFile uploads through ``SDLAppSession`` to the simulator over TCP (docs/protocol.md §c
 /// "PutFile with bulk data"): the simulator checks every chunk's offset, length and CRC-32.
 @Suite("Files: uploads to the simulator over TCP", .timeLimit(.minutes(1)))
 struct FilesUploadTests {

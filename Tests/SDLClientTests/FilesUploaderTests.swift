@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// ``SDLFileUploader`` against a recording fake head unit: what each PutFile carries, short and
-/// long inputs, a refused chunk (SDL-PROTOCOL.md §c "PutFile with bulk data").
+/// long inputs, a refused chunk (docs/protocol.md §c "PutFile with bulk data").
 @Suite("Files: uploader against a fake head unit")
 struct FilesUploaderTests {
     /// Records every request and answers with the next scripted result code (SUCCESS when none).

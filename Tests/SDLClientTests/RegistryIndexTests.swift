@@ -1,7 +1,7 @@
 import SDLClient
 import Testing
 
-/// ``SDLAppRegistryIndex``: the uniqueness Core needs on one device (SDL-PROTOCOL.md §e
+/// ``SDLAppRegistryIndex``: the uniqueness Core needs on one device (docs/protocol.md §e
 /// "Registration and limits").
 @Suite("Registry index")
 struct RegistryIndexTests {

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// ``SDLAppRegistry`` against simulated head units over TCP: several apps on one head unit (one
-/// device to Core, SDL-PROTOCOL.md §e), refusals before anything is sent, the same app on two
+/// device to Core, docs/protocol.md §e), refusals before anything is sent, the same app on two
 /// head units, removal and shutdown.
 @Suite("Registry of app sessions against the simulator", .timeLimit(.minutes(1)))
 struct RegistryTests {

@@ -115,7 +115,7 @@ enum SessionFrames {
         control(.startServiceACK(.init(hashID: hashID)), version: version, session: session)
     }
 
-    /// A v5 StartServiceACK as Core 8.2 sends it (SDL-PROTOCOL.md §k).
+    /// A v5 StartServiceACK as Core 8.2 sends it (docs/protocol.md §k).
     static func v5ACK(protocolVersion: String? = "5.4.0", hashID: Int32? = 65537, mtu: Int64? = 131_072, session: UInt8 = 1) -> SDLFrame {
         control(.startServiceACK(.init(protocolVersion: protocolVersion, hashID: hashID, mtu: mtu)), version: 5, session: session)
     }

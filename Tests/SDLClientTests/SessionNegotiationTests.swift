@@ -16,7 +16,7 @@ struct SessionNegotiationTests {
         #expect(actions.count == 1 && frames.count == 1)
         var bytes = ByteBuffer()
         bytes.writeSDLFrame(frames[0])
-        // SDL-PROTOCOL.md §k: 50 07 01 00 | 00000020 | 00000001 + BSON {"protocolVersion":"5.4.0"}
+        // docs/protocol.md §k: 50 07 01 00 | 00000020 | 00000001 + BSON {"protocolVersion":"5.4.0"}
         let expected: [UInt8] = [
             0x50, 0x07, 0x01, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x01,
             0x20, 0x00, 0x00, 0x00, 0x02, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x63, 0x6f, 0x6c, 0x56, 0x65, 0x72,

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// ``SDLConnection`` over `ws://` against the simulator's WebSocket listener (SDL Core's WebSocket
-/// server for apps, SDL-PROTOCOL.md §e): one SDL frame per binary message, 127.0.0.1, port 0.
+/// server for apps, docs/protocol.md §e): one SDL frame per binary message, 127.0.0.1, port 0.
 @Suite("Connection to the simulator over WebSocket", .timeLimit(.minutes(1)))
 struct WebSocketConnectionTests {
     static let configuration = HeadUnitConfiguration(autoActivate: true, timeScale: 0.01)

@@ -6,7 +6,7 @@ import SDLProtocol
 import Testing
 
 /// Message ids reach the head unit in the order the session numbered them, however many tasks
-/// send at once (SDL-PROTOCOL.md §a "Session id, message id, hash id").
+/// send at once (docs/protocol.md §a "Session id, message id, hash id").
 @Suite("Wire order is message-id order", .timeLimit(.minutes(1)))
 struct WireOrderTests {
     @Test("64 tasks × 4 requests at once: the message ids on the wire strictly increase")

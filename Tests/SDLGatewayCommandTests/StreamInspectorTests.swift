@@ -11,7 +11,7 @@ struct StreamInspectorTests {
         StreamInspector(catalog: .builtIn)
     }
 
-    /// A session as SDL-PROTOCOL.md §k saw it: StartService v5 (12-byte header), its ACK,
+    /// A session as docs/protocol.md §k saw it: StartService v5 (12-byte header), its ACK,
     /// RegisterAppInterface, a PutFile split into frames, a Heartbeat.
     static func session() -> ByteBuffer {
         var stream = ByteBuffer()

@@ -26,7 +26,7 @@ private func encode(_ document: BSONDocument) -> [UInt8] {
     return Array(buffer.readableBytesView)
 }
 
-/// `{"protocolVersion": "5.4.0"}`, the StartService payload of SDL-PROTOCOL.md §a.
+/// `{"protocolVersion": "5.4.0"}`, the StartService payload of docs/protocol.md §a.
 private let startServiceBSON = """
     20 00 00 00 02 70 72 6f 74 6f 63 6f 6c 56 65 72 73 69 6f 6e 00 06 00 00 00 35 2e 34 2e 30 00 00
     """

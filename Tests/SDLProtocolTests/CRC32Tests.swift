@@ -2,7 +2,7 @@ import NIOCore
 import SDLProtocol
 import Testing
 
-/// ``SDLCRC32``, PutFile's `crc` (SDL-PROTOCOL.md §c), against the published CRC-32/ISO-HDLC
+/// ``SDLCRC32``, PutFile's `crc` (docs/protocol.md §c), against the published CRC-32/ISO-HDLC
 /// check values (the CRC-32 of zlib, PNG and IEEE 802.3).
 @Suite("CRC-32")
 struct CRC32Tests {

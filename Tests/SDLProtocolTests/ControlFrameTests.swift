@@ -62,7 +62,7 @@ private let startServiceACKBSON = """
 struct ControlFrameTests {
     // MARK: Golden vectors
 
-    @Test("v5 StartService behind a v1 header (SDL-PROTOCOL.md §a) encodes and decodes byte for byte")
+    @Test("v5 StartService behind a v1 header (docs/protocol.md §a) encodes and decodes byte for byte")
     func startServiceV1Header() throws {
         let hex = "10 07 01 00 00 00 00 20 " + protocolVersionBSON
         let message = Message.startService(.init(protocolVersion: "5.4.0"))

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Frame header")
 struct FrameHeaderTests {
-    @Test("The RegisterAppInterface v5 header of SDL-PROTOCOL.md §c")
+    @Test("The RegisterAppInterface v5 header of docs/protocol.md §c")
     func registerAppInterfaceGolden() throws {
         var buffer = ByteBuffer(hex: "51 07 00 01 00 00 00 f3 00 00 00 01")
         let header = try #require(try buffer.readSDLFrameHeader())

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("RPC messages")
 struct RPCMessageTests {
-    @Test("The RegisterAppInterface binary header of SDL-PROTOCOL.md §c")
+    @Test("The RegisterAppInterface binary header of docs/protocol.md §c")
     func registerAppInterfaceGolden() throws {
         // 231 bytes of JSON after `00 00 00 01 | 00 00 00 01 | 00 00 00 e7`.
         let name = String(repeating: "x", count: 231 - #"{"appName":""}"#.utf8.count)

@@ -2,8 +2,8 @@ import SDLProtocol
 import SDLSpec
 import Testing
 
-/// Facts from SDL-PROTOCOL.md §f–§h, checked against the built-in catalog without the XML.
-@Suite("Built-in catalog facts (SDL-PROTOCOL.md §f–§h)")
+/// Facts from docs/protocol.md §f–§h, checked against the built-in catalog without the XML.
+@Suite("Built-in catalog facts (docs/protocol.md §f–§h)")
 struct BuiltInCatalogFactsTests {
     let catalog = SDLCatalog.builtIn
 

@@ -1,7 +1,7 @@
 import SDLTransport
 import Testing
 
-/// ``SDLTransportAddress``: the tcp, ws and wss URLs of SDL-PROTOCOL.md §e "Ports and transports".
+/// ``SDLTransportAddress``: the tcp, ws and wss URLs of docs/protocol.md §e "Ports and transports".
 @Suite("Transport addresses")
 struct AddressTests {
     /// Text in, the address's URL out (golden cases).

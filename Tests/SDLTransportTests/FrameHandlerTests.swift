@@ -5,7 +5,7 @@ import SDLTransport
 import Testing
 
 /// ``SDLWebSocketFrameHandler`` on an `EmbeddedChannel`: SDL bytes in binary messages, one message
-/// per written buffer, control frames, and the limits (SDL-PROTOCOL.md §e "WebSocket server for
+/// per written buffer, control frames, and the limits (docs/protocol.md §e "WebSocket server for
 /// apps").
 @Suite("WebSocket frame handler")
 struct FrameHandlerTests {

@@ -4,8 +4,8 @@ import SDLProtocol
 import SDLSpec
 import SDLTransport
 
-/// The body of `POST /v1/apps`: RegisterAppInterface parameters (ARCHITECTURE.md; MOBILE_API.xml
-/// 8.0.0, SDL-PROTOCOL.md §f) with the spec's defaults filled in, plus the gateway's own `id`,
+/// The body of `POST /v1/apps`: RegisterAppInterface parameters (docs/architecture.md; MOBILE_API.xml
+/// 8.0.0, docs/protocol.md §f) with the spec's defaults filled in, plus the gateway's own `id`,
 /// `core` and `wait`. Only `appName` and `appID` are required; unknown members are refused so a
 /// typo never goes unnoticed.
 public struct AppCreateBody: Sendable {

@@ -2,7 +2,7 @@ import NIOCore
 import SDLClient
 import SDLProtocol
 
-/// How session events become gateway events (ARCHITECTURE.md, Events): connection steps are
+/// How session events become gateway events (docs/architecture.md, Events): connection steps are
 /// `connection {state, detail}`; the notifications with a type of their own (`vehicleData`,
 /// `buttonEvent`, `buttonPress`, `command`, `keyboardInput`, `touchEvent`, `audioPassThru`)
 /// carry the notification's parameters; every other notification is `notification {name,

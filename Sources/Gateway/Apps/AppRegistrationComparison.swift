@@ -2,7 +2,7 @@ import SDLClient
 import SDLTransport
 
 /// Whether an app asked for by `PUT /v1/apps/{id}` is the app already there: the same head unit
-/// and the same RegisterAppInterface parameters (MOBILE_API.xml 8.0.0; SDL-PROTOCOL.md §f), each
+/// and the same RegisterAppInterface parameters (MOBILE_API.xml 8.0.0; docs/protocol.md §f), each
 /// compared after ``AppCreateBody`` filled in the spec's defaults, so a body that leaves out
 /// `languageDesired` matches an app created with `EN-US`. `wait` and `id` are not registration
 /// parameters; `hashID` is the session's own resumption state, never the client's.

@@ -12,7 +12,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// The gateway's apps: an ``SDLAppRegistry`` of sessions, the events they publish on the
-/// ``EventHub`` and what the HTTP API shows of each (ARCHITECTURE.md, the app resource).
+/// ``EventHub`` and what the HTTP API shows of each (docs/architecture.md, the app resource).
 ///
 /// A `Service`: ``run()`` runs the registry and one event pump per app; graceful shutdown ends
 /// the event streams, then unregisters every app (UnregisterAppInterface, EndService).
@@ -50,7 +50,7 @@ public final class GatewayApps: Service, Sendable {
         /// unregisters an app for flooding it.
         public var rateLimits: SDLRequestRateLimiter.Configuration
         /// The interval of the gateway's own Heartbeats on every session of version 3–5
-        /// (SDL-PROTOCOL.md §d: Core answers them on v3–v5 and, once an app sends one, watches it
+        /// (docs/protocol.md §d: Core answers them on v3–v5 and, once an app sends one, watches it
         /// for silence too). A head unit that answers nothing for three intervals, its socket open,
         /// is declared lost and the session reconnects. nil: Heartbeats on v3 only, as the app
         /// libraries send them; a hung head unit is then found only by request deadlines.
@@ -443,7 +443,7 @@ public final class GatewayApps: Service, Sendable {
         }
     }
 
-    /// The app resource (ARCHITECTURE.md, `GET /v1/apps/{id}`): the app's summary (its session,
+    /// The app resource (docs/architecture.md, `GET /v1/apps/{id}`): the app's summary (its session,
     /// HMI status, subscriptions, files) and `links` to what else it has. What the head unit
     /// told it at length (``capabilities(_:)``) is its own resource, or inside with
     /// `expandCapabilities` (`?expand=capabilities`): it made the answer of `POST /v1/apps` ~24 KB.

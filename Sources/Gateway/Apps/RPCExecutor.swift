@@ -7,7 +7,7 @@ import SDLSpec
 /// Sends one request RPC on an app's session for the HTTP API, the batch route and WebSocket
 /// clients alike: the function must be a request of the spec, its parameters an object checked
 /// against the spec (every issue reported, unless `options.validate` is false), and a head unit answer
-/// with `success: false` becomes a ``GatewayError`` carrying it (ARCHITECTURE.md, "HTTP status
+/// with `success: false` becomes a ``GatewayError`` carrying it (docs/architecture.md, "HTTP status
 /// of an RPC"). Records the RPC latency histogram by function and result code.
 struct RPCExecutor: Sendable {
     struct Outcome: Sendable {

@@ -5,7 +5,7 @@ import Synchronization
 /// The bounded queue between the event hub and one client (a WebSocket or SSE stream): the hub
 /// never waits for a client, and a client that reads too slowly loses events, which it is told
 /// about with one `gap` event per run of losses instead of slowing anyone else or growing
-/// memory (ARCHITECTURE.md, Events). At most ``capacity`` events plus one gap marker are held.
+/// memory (docs/architecture.md, Events). At most ``capacity`` events plus one gap marker are held.
 public final class EventClientQueue: Sendable {
     public static let defaultCapacity = 1000
 

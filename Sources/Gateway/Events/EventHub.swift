@@ -4,7 +4,7 @@ import NIOCore
 import SDLProtocol
 import Synchronization
 
-/// Fans the events of every app out to the clients of the event streams (ARCHITECTURE.md,
+/// Fans the events of every app out to the clients of the event streams (docs/architecture.md,
 /// Events): one ``EventRing`` per app for `since` replays, one bounded ``EventClientQueue`` per
 /// client, the client's ``EventFilter`` applied before its queue. Publishing never waits for a
 /// client.

@@ -3,7 +3,7 @@ import NIOCore
 import SDLProtocol
 
 /// The last ``capacity`` events of one app (fewer when their data passes ``byteCapacity``), numbered from 1, or from `after + 1` for a re-created
-/// app id so that seqs never repeat for an id (ARCHITECTURE.md, Events): what a
+/// app id so that seqs never repeat for an id (docs/architecture.md, Events): what a
 /// client that reconnects with `since=SEQ` (or SSE `Last-Event-ID`) gets back. Pure: time is
 /// passed in.
 public struct EventRing: Sendable {

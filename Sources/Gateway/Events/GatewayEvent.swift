@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import SDLProtocol
 
-/// One event of the gateway's event streams (ARCHITECTURE.md, Events): the envelope
+/// One event of the gateway's event streams (docs/architecture.md, Events): the envelope
 /// `{"seq", "time", "app", "type", "data"}` shared by WebSocket, SSE and recordings.
 ///
 /// `seq` grows by one per app from 1; a `gap` event carries `{"missed": N}` and the `seq` of the

@@ -3,7 +3,7 @@ import NIOWebSocket
 import Synchronization
 
 /// Writes one WebSocket client's events to its connection from the connection's own event loop
-/// (ARCHITECTURE.md, Events). The hub queues an event (``EventClientQueue``) and the queue asks the
+/// (docs/architecture.md, Events). The hub queues an event (``EventClientQueue``) and the queue asks the
 /// pump to run; the pump then writes everything queued, up to ``batch`` frames, and flushes once.
 ///
 /// A task per client that awaits each event and writes it through the WebSocket writer costs a

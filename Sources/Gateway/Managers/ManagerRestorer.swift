@@ -4,7 +4,7 @@ import SDLProtocol
 import Synchronization
 
 /// Puts an app's declared screen, media state, menu and voice commands back after the head unit
-/// lost them (SDL-PROTOCOL.md §k): after RESUME_FAILED or a registration with nothing to resume
+/// lost them (docs/protocol.md §k): after RESUME_FAILED or a registration with nothing to resume
 /// (a head unit restarted without its resumption data), everything; after a successful
 /// resumption, what SDL does not resume (the Show, the template, the media clock). Images come
 /// first, from what the head unit still has or the gateway's image store.

@@ -3,7 +3,7 @@ import Hummingbird
 import SDLClient
 import SDLProtocol
 
-/// `POST /v1/apps`, `GET /v1/apps`, `GET`/`PUT`/`DELETE /v1/apps/{id}` (ARCHITECTURE.md, HTTP API)
+/// `POST /v1/apps`, `GET /v1/apps`, `GET`/`PUT`/`DELETE /v1/apps/{id}` (docs/architecture.md, HTTP API)
 /// and `GET /v1/apps/{id}/capabilities`. Each answers the app's summary; `?expand=capabilities`
 /// puts the capabilities inside it.
 struct AppRoutes: Sendable {

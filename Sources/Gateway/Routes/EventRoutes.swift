@@ -10,7 +10,7 @@ import SDLSpec
 import ServiceLifecycle
 import Synchronization
 
-/// `GET /v1/apps/{id}/events` and `GET /v1/events` (ARCHITECTURE.md, Events): a WebSocket when
+/// `GET /v1/apps/{id}/events` and `GET /v1/events` (docs/architecture.md, Events): a WebSocket when
 /// the request upgrades, Server-Sent Events with `Accept: text/event-stream` (so `curl -N`
 /// works). `types=` and `names=` filter; `since=SEQ` (or SSE `Last-Event-ID`) replays the app's
 /// kept events after SEQ, after a `gap` for those no longer kept.

@@ -5,7 +5,7 @@ import SDLProtocol
 
 /// `PUT /v1/apps/{id}/files/{name}` (the raw body streamed into PutFile chunks, holding about one
 /// chunk in memory), `GET /v1/apps/{id}/files` (ListFiles), `DELETE /v1/apps/{id}/files/{name}`
-/// (DeleteFile); SDL-PROTOCOL.md §c "PutFile with bulk data".
+/// (DeleteFile); docs/protocol.md §c "PutFile with bulk data".
 struct FileRoutes: Sendable {
     let apps: GatewayApps
     let limits: GatewayLimits

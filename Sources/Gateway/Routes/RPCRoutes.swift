@@ -4,7 +4,7 @@ import SDLClient
 import SDLProtocol
 
 /// `POST /v1/apps/{id}/rpc/{function}`, `POST /v1/apps/{id}/batch`, vehicle data and
-/// subscriptions (ARCHITECTURE.md, HTTP API): each a request RPC on the app's session through
+/// subscriptions (docs/architecture.md, HTTP API): each a request RPC on the app's session through
 /// ``RPCExecutor``.
 struct RPCRoutes: Sendable {
     let executor: RPCExecutor

@@ -17,7 +17,7 @@ public struct GatewayCompanion: Sendable {
     }
 }
 
-/// The gateway as one application (Hummingbird's `buildApplication` pattern, STYLE.md example 9):
+/// The gateway as one application (Hummingbird's `buildApplication` pattern):
 /// the event hub, the apps service with the startup apps queued, the routers, the HTTP server
 /// with WebSocket upgrades, and the services that run beside it. `sdl-gateway serve` runs it and
 /// every gateway test harness tests it, so the tests run what production runs.

@@ -7,8 +7,8 @@ import Logging
 import NIOCore
 import Prometheus
 
-/// The gateway's routers (STYLE.md example 9, the application builder): the HTTP router with
-/// every route of ARCHITECTURE.md's "HTTP API (v1)", and the WebSocket router that decides
+/// The gateway's routers (Hummingbird's application builder): the HTTP router with
+/// every route of docs/architecture.md's "HTTP API (v1)", and the WebSocket router that decides
 /// upgrades of the event streams. Tests and `sdl-gateway serve` build the same ones.
 public struct GatewayRouter: Sendable {
     public let configuration: GatewayConfiguration

@@ -6,7 +6,7 @@ public struct AppState: Sendable {
     /// The SDL session the app registered on.
     public internal(set) var sessionID: UInt8
     public internal(set) var connection: ConnectionID
-    /// The policy app id: `fullAppID` if given, else `appID`, lowercased (SDL-PROTOCOL.md §e).
+    /// The policy app id: `fullAppID` if given, else `appID`, lowercased (docs/protocol.md §e).
     public internal(set) var appID: String
     public internal(set) var appName: String
     public internal(set) var vrSynonyms: [String]
@@ -23,7 +23,7 @@ public struct AppState: Sendable {
     public internal(set) var videoStreamingState = "NOT_STREAMABLE"
     /// Set once the app has been in FULL.
     public internal(set) var hasBeenActivated = false
-    /// The latest OnHashChange value sent (resumption, SDL-PROTOCOL.md §k).
+    /// The latest OnHashChange value sent (resumption, docs/protocol.md §k).
     public internal(set) var resumptionHash: String?
 
     /// Menu items by cmdID, submenus by menuID, choice sets by interactionChoiceSetID.

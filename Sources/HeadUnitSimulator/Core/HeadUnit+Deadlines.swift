@@ -9,7 +9,7 @@ extension HeadUnit {
     /// timed behaviour:
     /// - the timer table: auto-activation, Alert/Speak/Slider/ScrollableMessage/PerformInteraction
     ///   answers, audio pass-thru chunks and its end, delayed responses and paced bursts (faults);
-    /// - the heartbeat monitor of every monitored session (SDL-PROTOCOL.md §d);
+    /// - the heartbeat monitor of every monitored session (docs/protocol.md §d);
     /// - multi-frame reassemblies that go quiet (Core's `ExpectedConsecutiveFramesTimeout`, §a);
     /// - the next vehicle data sample (10 Hz), only while an app would receive it.
     ///

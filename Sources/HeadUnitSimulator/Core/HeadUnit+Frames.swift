@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// Frames in: decoding, Core's malformed-frame filter, control frames (SDL-PROTOCOL.md §a, §b, §d).
+/// Frames in: decoding, Core's malformed-frame filter, control frames (docs/protocol.md §a, §b, §d).
 extension HeadUnit {
     /// Core's `default_protocol_version`: the highest `protocolVersion` it acknowledges.
     static let maximumProtocolVersion = SDLVersion(5, 4, 0)
@@ -204,7 +204,7 @@ extension HeadUnit {
         }
         sessions[sessionID] = session
         connections[id]?.sessions.insert(sessionID)
-        // Core's StartServiceACK carries message id 0 (SDL-PROTOCOL.md §k).
+        // Core's StartServiceACK carries message id 0 (docs/protocol.md §k).
         write(ack.makeFrame(version: session.version, serviceType: .rpc, sessionID: sessionID, messageID: 0), to: id)
     }
 

@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// SDL Core's heartbeat monitor (SDL-PROTOCOL.md §d; heartbeat_monitor.cc): it watches a session
+/// SDL Core's heartbeat monitor (docs/protocol.md §d; heartbeat_monitor.cc): it watches a session
 /// only once the app sent a Heartbeat on it; after `HeartBeatTimeout` without a frame from the
 /// app it sends a Heartbeat, and when another `HeartBeatTimeout` passes without one it ends the
 /// session with EndService(RPC). A timeout of 0 disables it.

@@ -25,7 +25,7 @@ enum Reply: Sendable {
 
 typealias RequestHandler = @Sendable (inout HeadUnit, Request) -> Reply
 
-/// The request pipeline (SDL-PROTOCOL.md §c, §e, §k): decode, unknown function ids, registration,
+/// The request pipeline (docs/protocol.md §c, §e, §k): decode, unknown function ids, registration,
 /// faults, rate limits, validation against the spec, policy, then the function's handler.
 extension HeadUnit {
     /// Every handler by request function name; functions without one are answered SUCCESS with

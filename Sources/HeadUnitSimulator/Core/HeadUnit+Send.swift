@@ -2,7 +2,7 @@ import NIOCore
 import SDLProtocol
 import SDLSpec
 
-/// RPCs out: responses and notifications, fragmented by the session's MTU (SDL-PROTOCOL.md §a, §c).
+/// RPCs out: responses and notifications, fragmented by the session's MTU (docs/protocol.md §a, §c).
 extension HeadUnit {
     /// Result codes with which Core's responses say `success: true`.
     static let successfulResultCodes: Set<String> = [
@@ -73,7 +73,7 @@ extension HeadUnit {
         send(SDLRPCMessage(rpcType: .response, functionID: functionID, correlationID: correlationID, parameters: .object(params), bulkData: bulkData), to: sessionID, now: now)
     }
 
-    /// Sends a notification by name with Core's correlation id 0xFFFFFFFF (SDL-PROTOCOL.md §k),
+    /// Sends a notification by name with Core's correlation id 0xFFFFFFFF (docs/protocol.md §k),
     /// if the app's policy allows it at its HMI level.
     mutating func notify(_ name: String, _ parameters: [String: SDLJSON], to sessionID: UInt8, now: NIODeadline, bulkData: ByteBuffer? = nil) {
         guard let functionID = catalog.functionID(named: name) else { return }

@@ -42,7 +42,7 @@ struct VehicleState: Sendable {
 }
 
 /// Vehicle data and the buttons of a replayed trace, sampled at `vehicleDataInterval` (10 Hz) and
-/// sent as OnVehicleData to subscribed apps (SDL-PROTOCOL.md §h): every sample of a generated
+/// sent as OnVehicleData to subscribed apps (docs/protocol.md §h): every sample of a generated
 /// drive, and what changed of a replayed trace.
 extension HeadUnit {
     /// Samples the feed when a sample is due; sends what changed. Due means `vehicleDataInterval`

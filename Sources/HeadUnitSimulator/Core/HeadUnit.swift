@@ -9,7 +9,7 @@ import SDLSpec
 /// ``HeadUnitAction``s it returns (writes and closes). It never reads a clock and does no I/O, so
 /// tests drive it message by message.
 ///
-/// What an app can observe follows SDL Core 8.2 (SDL-PROTOCOL.md §a–§e, §k): session ids from one
+/// What an app can observe follows SDL Core 8.2 (docs/protocol.md §a–§e, §k): session ids from one
 /// pool of 1–255, hash ids `(session << 16) | connection`, v5 StartServiceACK keys, EndService
 /// hash id checks, HeartbeatACKs for v3–v5, malformed-frame filtering, UNSUPPORTED_REQUEST with
 /// the request's own function id, the notifications after registration, and policy checks.
@@ -23,11 +23,11 @@ public struct HeadUnit: Sendable {
     public internal(set) var apps: [UInt8: AppState] = [:]
     /// What abruptly disconnected apps had, by policy app id, for hashID resumption.
     var resumption: [String: ResumptionRecord] = [:]
-    /// Persistent files survive an app's unregistration, by policy app id (SDL-PROTOCOL.md §c PutFile).
+    /// Persistent files survive an app's unregistration, by policy app id (docs/protocol.md §c PutFile).
     var persistentFiles: [String: [String: StoredFile]] = [:]
     var hashCounter: UInt64 = 0
     /// Sessions whose resumable data the request being handled changed: their OnHashChange goes
-    /// out after the response, as Core sends it (SDL-PROTOCOL.md §k).
+    /// out after the response, as Core sends it (docs/protocol.md §k).
     var hashChangesPending: Set<UInt8> = []
     var timers = TimerQueue()
     public internal(set) var log: TrafficLog
@@ -109,7 +109,7 @@ public struct HeadUnit: Sendable {
     }
 }
 
-/// What SDL Core keeps of an app that disconnected abruptly, for resumption (SDL-PROTOCOL.md §k).
+/// What SDL Core keeps of an app that disconnected abruptly, for resumption (docs/protocol.md §k).
 struct ResumptionRecord: Sendable {
     var hash: String
     var app: AppState

@@ -1,7 +1,7 @@
 import NIOCore
 
 /// Identifies one transport connection to the simulated head unit. Like SDL Core's connection
-/// handle it counts from 1, and it is the low 16 bits of every hash id (SDL-PROTOCOL.md §a).
+/// handle it counts from 1, and it is the low 16 bits of every hash id (docs/protocol.md §a).
 public struct ConnectionID: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let rawValue: Int
     public init(_ rawValue: Int) { self.rawValue = rawValue }

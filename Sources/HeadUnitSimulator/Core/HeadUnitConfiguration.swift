@@ -1,7 +1,7 @@
 import NIOCore
 import SDLSpec
 
-/// How the simulated head unit behaves. Every default is SDL Core 8.2's (SDL-PROTOCOL.md §e).
+/// How the simulated head unit behaves. Every default is SDL Core 8.2's (docs/protocol.md §e).
 public struct HeadUnitConfiguration: Sendable {
     /// The RPC catalog requests are validated against.
     public var catalog: SDLCatalog
@@ -34,11 +34,11 @@ public struct HeadUnitConfiguration: Sendable {
     /// policy table's `lock_screen_icon_url` endpoint.
     public var lockScreenIconURL: String
     /// Sends the JSON of every RPC pretty-printed with newlines and tabs, as SDL Core does
-    /// (SDL-PROTOCOL.md §k), instead of compact; clients must read both.
+    /// (docs/protocol.md §k), instead of compact; clients must read both.
     public var prettyJSON = false
     /// `ApplicationResumingTimeout` of smartDeviceLink.ini: how long after a resumed registration
     /// the app gets its FULL level back (3000 ms; a real Core 8.2 was measured at 3.01 s,
-    /// SDL-PROTOCOL.md §k). Not scaled by ``timeScale``: it is Core's setting, not the driver's.
+    /// docs/protocol.md §k). Not scaled by ``timeScale``: it is Core's setting, not the driver's.
     public var resumingTimeout: TimeAmount = .milliseconds(3000)
     /// Core's request flood limits per app (smartDeviceLink.ini `AppTimeScaleMaxRequests` and
     /// the others of ``RequestRateLimiter/Configuration/sdlCore``).

@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// One SDL session: what StartService(RPC) opened on a connection (SDL-PROTOCOL.md §a).
+/// One SDL session: what StartService(RPC) opened on a connection (docs/protocol.md §a).
 struct SessionState: Sendable {
     var id: UInt8
     var connection: ConnectionID

@@ -5,7 +5,7 @@ import SDLTransport
 
 extension SimulatedHeadUnit {
     /// Where the simulator accepts apps: SDL Core's TCP transport (default port 12345) or its
-    /// WebSocket server for apps (default port 2020), SDL-PROTOCOL.md §e "Ports and transports".
+    /// WebSocket server for apps (default port 2020), docs/protocol.md §e "Ports and transports".
     public struct Listener: Sendable, Hashable {
         public enum Transport: String, Sendable, Hashable {
             /// SDL frames streamed over the socket with no extra framing.

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// It accepts TCP connections (SDL frames streamed with no extra framing, as on SDL Core's port
 /// 12345) and, when asked, WebSocket connections (one SDL frame per binary message, any request
-/// path, as on Core's WebSocket server for apps, port 2020; SDL-PROTOCOL.md §e), feeds their
+/// path, as on Core's WebSocket server for apps, port 2020; docs/protocol.md §e), feeds their
 /// bytes and the time to the one ``HeadUnit``, writes what it answers, and runs its timers. The
 /// control API reaches the same state through ``perform(_:)``.
 ///

@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// PutFile, ListFiles, DeleteFile, SetAppIcon, as SDL Core 8.2 answers them (SDL-PROTOCOL.md §c,
+/// PutFile, ListFiles, DeleteFile, SetAppIcon, as SDL Core 8.2 answers them (docs/protocol.md §c,
 /// §e): bulk data required, chunked uploads with `offset`/`length`, CRC-32 checks, the app
 /// directory quota, and at most 5 of each file request while the app is in HMI NONE.
 ///
@@ -116,7 +116,7 @@ extension HeadUnit {
         if fileRequestLimitReached("ListFiles", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
         countFileRequest("ListFiles", session: request.sessionID)
         let names = app.files.filter { !$0.value.isSystemFile }.keys.sorted().prefix(1000)
-        // Core 8.2 leaves filenames out when the app has no files (SDL-PROTOCOL.md §k).
+        // Core 8.2 leaves filenames out when the app has no files (docs/protocol.md §k).
         var result: [String: SDLJSON] = ["spaceAvailable": .int(spaceAvailable(app))]
         if !names.isEmpty { result["filenames"] = .array(names.map { .string($0) }) }
         return .success(result)
@@ -127,7 +127,7 @@ extension HeadUnit {
         if fileRequestLimitReached("DeleteFile", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
         let name = request.parameters["syncFileName"]?.stringValue ?? ""
         guard let file = app.files[name], !file.isSystemFile else {
-            // Core 8.2 tells the space left even when it refuses (SDL-PROTOCOL.md §k).
+            // Core 8.2 tells the space left even when it refuses (docs/protocol.md §k).
             return .result("REJECTED", info: "File \(name) does not exist", parameters: ["spaceAvailable": .int(spaceAvailable(app))])
         }
         app.files[name] = nil

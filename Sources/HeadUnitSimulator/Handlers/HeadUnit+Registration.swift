@@ -3,7 +3,7 @@ import SDLProtocol
 import SDLSpec
 
 /// RegisterAppInterface, UnregisterAppInterface, ChangeRegistration, GetSystemCapability and the
-/// HMI status that follows them (SDL-PROTOCOL.md §e, §f, §k).
+/// HMI status that follows them (docs/protocol.md §e, §f, §k).
 extension HeadUnit {
     static let registrationHandlers: [String: RequestHandler] = [
         "RegisterAppInterface": { $0.registerAppInterface($1) },
@@ -113,7 +113,7 @@ extension HeadUnit {
     }
 
     /// What Core sends after the RegisterAppInterface response, in the order seen on the wire
-    /// (SDL-PROTOCOL.md §k): OnHMIStatus NONE, OnPermissionsChange, OnSystemRequest
+    /// (docs/protocol.md §k): OnHMIStatus NONE, OnPermissionsChange, OnSystemRequest
     /// (LOCK_SCREEN_ICON_URL), OnDriverDistraction; then FULL when the HMI activates the app
     /// (`autoActivate`, for apps registering anew) or, for an app resumed in FULL, when Core's
     /// resumption gives it back after ``HeadUnitConfiguration/resumingTimeout``.
@@ -178,7 +178,7 @@ extension HeadUnit {
 
     // MARK: - HMI status
 
-    /// Sends the app's OnHMIStatus (SDL-PROTOCOL.md §f).
+    /// Sends the app's OnHMIStatus (docs/protocol.md §f).
     mutating func sendHMIStatus(_ app: AppState, now: NIODeadline) {
         notify(
             "OnHMIStatus",
@@ -255,7 +255,7 @@ extension HeadUnit {
 
     /// Resumable data changed (menus, choice sets, subscriptions, global properties): Core sends
     /// OnHashChange with a new hash after the request's response (``sendPendingHashChanges(now:)``);
-    /// apps keep the latest to resume with (SDL-PROTOCOL.md §k).
+    /// apps keep the latest to resume with (docs/protocol.md §k).
     mutating func resumableDataChanged(session sessionID: UInt8, now: NIODeadline) {
         hashChangesPending.insert(sessionID)
     }

@@ -3,7 +3,7 @@ import SDLProtocol
 import SDLSpec
 
 /// SubscribeButton, UnsubscribeButton, Subscribe/UnsubscribeVehicleData, GetVehicleData, as SDL
-/// Core 8.2 answers them (SDL-PROTOCOL.md §h, §k). Subscriptions are resumable data: each change
+/// Core 8.2 answers them (docs/protocol.md §h, §k). Subscriptions are resumable data: each change
 /// sends OnHashChange after the response.
 extension HeadUnit {
     static let subscriptionHandlers: [String: RequestHandler] = [
@@ -73,7 +73,7 @@ extension HeadUnit {
 
     /// Per-name results `{dataType, resultCode}` (SUCCESS, DATA_ALREADY_SUBSCRIBED,
     /// DATA_NOT_SUBSCRIBED, VEHICLE_DATA_NOT_AVAILABLE); overall SUCCESS when all succeed, WARNINGS
-    /// for a mix, IGNORED when none did, e.g. all already subscribed (SDL-PROTOCOL.md §k).
+    /// for a mix, IGNORED when none did, e.g. all already subscribed (docs/protocol.md §k).
     mutating func changeVehicleDataSubscriptions(_ request: Request, subscribe: Bool) -> Reply {
         guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
         let names = requestedVehicleData(request)

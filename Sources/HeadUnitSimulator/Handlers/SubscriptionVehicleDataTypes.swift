@@ -1,4 +1,4 @@
-/// Vehicle data names and their `VehicleDataType` (MOBILE_API.xml 8.0.0, SDL-PROTOCOL.md §h), as
+/// Vehicle data names and their `VehicleDataType` (MOBILE_API.xml 8.0.0, docs/protocol.md §h), as
 /// SDL Core maps them in its Subscribe/UnsubscribeVehicleData responses.
 public enum SubscriptionVehicleData {
     public static let dataTypes: [String: String] = [

@@ -10,7 +10,7 @@ import SDLProtocol
 ///   `AppRequestsTimeScale` (10 s): unregistered with TOO_MANY_REQUESTS.
 /// - More than `GetVehicleDataRequest` (5 per 1 s) GetVehicleData calls, or `ReadDIDRequest`
 ///   (5 per 1 s) ReadDID calls: that request is answered REJECTED and the app stays
-///   (SDL-PROTOCOL.md §k: seven calls in a row gave five SUCCESS, then REJECTED).
+///   (docs/protocol.md §k: seven calls in a row gave five SUCCESS, then REJECTED).
 ///
 /// Windows slide: a request counts against a limit while it is younger than the window. A
 /// request that gets ``Outcome/unregister(reason:)`` or ``Outcome/reject`` is not counted for

@@ -6,7 +6,7 @@ import SDLSpec
 /// - ``Mode/open``: every function in every HMI level, vehicle data included (a policy table
 ///   that grants the app everything).
 /// - ``Mode/sdlDefault``: SDL Core's `"default"` entry of `sdl_preloaded_pt.json`, which every
-///   appID that is not in the table gets: functional group Base-4 only (SDL-PROTOCOL.md §e).
+///   appID that is not in the table gets: functional group Base-4 only (docs/protocol.md §e).
 ///   A function not in Base-4 (GetVehicleData, SubscribeVehicleData, OnVehicleData, SendLocation,
 ///   DialNumber, ButtonPress, the remote-control and app-service RPCs, …) is DISALLOWED in every
 ///   level.

@@ -2,7 +2,7 @@ import SDLProtocol
 
 /// SDL Core's own capabilities file, `hmi_capabilities.json` (Core 8.2.0's
 /// `src/appMain/hmi_capabilities.json`, installed beside `smartDeviceLinkCore`), read as a
-/// head-unit profile: what Core would have sent apps from it (SDL-PROTOCOL.md §k).
+/// head-unit profile: what Core would have sent apps from it (docs/protocol.md §k).
 ///
 /// Core's file holds the answers of its HMI's GetCapabilities requests, by HMI interface
 /// (HMI_API.xml shapes). The conversion takes:

@@ -26,7 +26,7 @@ extension SimulatorProfile {
 
     /// The built-in profile `core-8.2`: SDL Core 8.2.0's stock capabilities, with the vehicle
     /// strings Core was seen sending (make "SDL", model "Generic", modelYear "2019", trim "SE",
-    /// systemSoftwareVersion "12345_US"; SDL-PROTOCOL.md §k), rpc_spec 8.0.0 and Core's 100 MiB
+    /// systemSoftwareVersion "12345_US"; docs/protocol.md §k), rpc_spec 8.0.0 and Core's 100 MiB
     /// app directory quota.
     ///
     /// A missing or invalid resource is a packaging error: this stops the process with the

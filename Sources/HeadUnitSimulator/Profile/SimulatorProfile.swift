@@ -37,7 +37,7 @@ import SDLSpec
 /// a profile that loads never makes the head unit send an invalid message.
 /// ``SimulatorProfile/defaultJSON`` is a complete example.
 public struct SimulatorProfile: Sendable, Hashable {
-    /// The vehicle strings of a v5 StartServiceACK (SDL-PROTOCOL.md §k); `nil` ones are not sent.
+    /// The vehicle strings of a v5 StartServiceACK (docs/protocol.md §k); `nil` ones are not sent.
     public struct VehicleInfo: Sendable, Hashable {
         public var make: String?
         public var model: String?
@@ -236,7 +236,7 @@ public struct SimulatorProfile: Sendable, Hashable {
     /// `success` follows `resultCode` as in SDL Core: true for SUCCESS, WARNINGS, WRONG_LANGUAGE
     /// and RESUME_FAILED (the app is registered), false otherwise; a failed registration carries
     /// only `success`, `resultCode` and `info`. A successful one carries every key of the
-    /// profile that Core 8.2 sends (SDL-PROTOCOL.md §k): the languages (the head unit's, unless
+    /// profile that Core 8.2 sends (docs/protocol.md §k): the languages (the head unit's, unless
     /// given), `syncMsgVersion` (the lower of the profile's and `appSyncMsgVersion`),
     /// `sdlVersion`, `vehicleType`, the capabilities, `systemSoftwareVersion` and `iconResumed`.
     public func registerAppInterfaceResponse(

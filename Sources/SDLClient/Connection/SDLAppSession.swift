@@ -5,12 +5,12 @@ import SDLTime
 import Synchronization
 
 /// A long-lived SDL app session: it owns one ``SDLConnection`` at a time and replaces it when the
-/// link drops or the head unit restarts (STYLE.md examples 6–7, grpc-swift's subchannel).
+/// link drops or the head unit restarts (as grpc-swift's subchannel reconnects).
 ///
 /// Every step is published as a ``Event/connection(_:detail:)`` event: `connecting`, then
 /// `registered`, then `reconnecting` after a loss, with a backoff of 100 ms × 1.25ⁿ up to 5 s with
 /// jitter (``SDLBackoff``), and `closed` at the end. Reconnecting re-registers with the latest
-/// OnHashChange `hashID` (resumption, SDL-PROTOCOL.md §k); when the head unit answers
+/// OnHashChange `hashID` (resumption, docs/protocol.md §k); when the head unit answers
 /// RESUME_FAILED or nothing was resumable, the session re-subscribes the buttons and vehicle data
 /// it had itself. A refused registration (a fatal result code, ``SDLRegistrationParameters``)
 /// closes the session with the head unit's reason. Requests made while not registered fail at once with
@@ -101,7 +101,7 @@ public final class SDLAppSession: Sendable {
     /// The current connection, while there is one.
     public var connection: SDLConnection? { state.withLock { $0.connection } }
 
-    /// Whether the head unit resumed the app's data (hashID resumption, SDL-PROTOCOL.md §k) at the
+    /// Whether the head unit resumed the app's data (hashID resumption, docs/protocol.md §k) at the
     /// last registration: its commands, submenus, choice sets, global properties and
     /// subscriptions are back; what is not resumable (Show, the media clock, non-persistent
     /// files) is not. Set before the `registered` event is published.

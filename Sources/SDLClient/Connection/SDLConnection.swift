@@ -9,7 +9,7 @@ import SDLTransport
 import Synchronization
 
 /// One SDL app session over one transport connection to a head unit: SDL Core's TCP app port
-/// (12345) or its WebSocket server for apps (ws/wss, 2020; SDL-PROTOCOL.md §e "Ports and
+/// (12345) or its WebSocket server for apps (ws/wss, 2020; docs/protocol.md §e "Ports and
 /// transports"). It connects, negotiates the protocol, registers the app, carries requests with
 /// deadlines, keeps the app's state and ends with UnregisterAppInterface and EndService.
 ///
@@ -32,7 +32,7 @@ import Synchronization
 ///   the transport, and the connection's opening and end, go to that ``SDLCaptureTap`` without
 ///   waiting; without it nothing is recorded.
 ///
-/// A connection is one-shot (STYLE.md example 6): when the link goes, every pending request fails
+/// A connection is one-shot (as a grpc-swift subchannel's connection is): when the link goes, every pending request fails
 /// at once with ``SDLClientError/Code/linkLost`` and ``run(onRegistered:)`` returns; a supervisor
 /// (``SDLAppSession``) owns reconnection. When its owner ends it with ``close()``, pending requests
 /// fail with ``SDLClientError/Code/cancelled`` instead: nothing broke, the app is going away.
@@ -320,7 +320,7 @@ public final class SDLConnection: Sendable {
         }
     }
 
-    /// One buffer per frame (one WebSocket message per frame, SDL-PROTOCOL.md §e), one flush per
+    /// One buffer per frame (one WebSocket message per frame, docs/protocol.md §e), one flush per
     /// message. Called in the critical section, so frames reach the event loop in the machine's
     /// order; the channel is thread-safe and queues them there.
     private func write(_ frames: [SDLFrame], to channel: any Channel) {

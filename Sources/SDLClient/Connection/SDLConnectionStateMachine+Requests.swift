@@ -38,7 +38,7 @@ extension SDLConnectionStateMachine {
     /// The caller of the request with `correlationID` went away: its pending slot is freed now and
     /// it fails with ``SDLClientError/Code/cancelled``; a late response is only logged. Its
     /// rate-limit count stays: the request went out and the head unit counts it in its own
-    /// window (SDL-PROTOCOL.md §e), so giving it back could let the app exceed Core's limit.
+    /// window (docs/protocol.md §e), so giving it back could let the app exceed Core's limit.
     public mutating func cancel(correlationID: UInt32, now: NIODeadline) -> [Action] {
         guard let entry = pending[correlationID], case .caller(let waiter) = entry.waiter else { return [] }
         _ = pending.remove(correlationID: correlationID)

@@ -8,7 +8,7 @@ import SDLSpec
 /// (``SDLAppStateTracker``). ``SDLConnection`` is its thin driver: it feeds in bytes, requests,
 /// cancellations and the time, and executes the returned ``Action``s in order.
 ///
-/// - Registration (SDL-PROTOCOL.md §f, §k): once StartService is acknowledged the machine sends
+/// - Registration (docs/protocol.md §f, §k): once StartService is acknowledged the machine sends
 ///   RegisterAppInterface itself (asking to resume the latest OnHashChange `hashID`), and reads
 ///   the response's `resultCode` (``SDLRegistrationParameters/classify(resultCode:)``): a
 ///   registered app gets ``Action/registered(_:)``, a refused one ends the session with

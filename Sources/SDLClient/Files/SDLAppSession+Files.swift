@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// File calls on an app session (SDL-PROTOCOL.md §c "PutFile with bulk data"; Base-4 allows them
+/// File calls on an app session (docs/protocol.md §c "PutFile with bulk data"; Base-4 allows them
 /// in HMI NONE, where Core accepts at most 5 of each, §e). Each throws
 /// ``SDLClientError/Code/fileRequestFailed`` when the head unit answers with a failure result.
 extension SDLAppSession {

@@ -1,7 +1,7 @@
 import NIOCore
 
 /// Cuts bytes arriving in pieces of any size into pieces of exactly the sizes asked for, holding at
-/// most one piece being assembled plus the rest of the latest input (SDL-PROTOCOL.md §c "PutFile
+/// most one piece being assembled plus the rest of the latest input (docs/protocol.md §c "PutFile
 /// with bulk data": each chunk of an upload is one PutFile). A piece that lies whole inside an
 /// input buffer is a slice of it, not a copy.
 ///

@@ -1,6 +1,6 @@
 import SDLProtocol
 
-/// How a file of known size is sent as PutFile requests (SDL-PROTOCOL.md §c "PutFile with bulk
+/// How a file of known size is sent as PutFile requests (docs/protocol.md §c "PutFile with bulk
 /// data"): chunks of ``chunkSize`` bytes (the last one shorter), each a PutFile with `offset`, its
 /// bytes as bulk data and `crc` (CRC-32 of those bytes, ``SDLCRC32``). As the SDL libraries do,
 /// the first chunk's `length` is the whole file size (Core keeps it to know when the file is

@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// Sends a file as chunked PutFile requests (SDL-PROTOCOL.md §c "PutFile with bulk data") along an
+/// Sends a file as chunked PutFile requests (docs/protocol.md §c "PutFile with bulk data") along an
 /// ``SDLFileUploadPlan``: the incoming bytes are re-cut to exactly the plan's chunks
 /// (``SDLFileRechunker``, holding about one chunk, never the whole file), each chunk goes as one
 /// PutFile with its CRC-32 and waits for its response before the next is read (the connection
@@ -117,7 +117,7 @@ public struct SDLFileUploader: Sendable {
         }
     }
 
-    /// `success`, or when absent a `resultCode` of SUCCESS or WARNINGS (SDL-PROTOCOL.md §c).
+    /// `success`, or when absent a `resultCode` of SUCCESS or WARNINGS (docs/protocol.md §c).
     static func succeeded(_ response: SDLRPCMessage) -> Bool {
         if let success = response.parameters["success"]?.boolValue { return success }
         let code = response.parameters["resultCode"]?.stringValue

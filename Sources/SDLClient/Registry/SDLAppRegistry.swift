@@ -3,12 +3,12 @@ import NIOCore
 import SDLTime
 import Synchronization
 
-/// Many app sessions to one or more head units (ARCHITECTURE.md, the app resource and
+/// Many app sessions to one or more head units (docs/architecture.md, the app resource and
 /// `POST`/`DELETE /v1/apps`): each ``SDLAppSession`` under a registry id, with its head unit
 /// address (`host:port` for tcp, `ws://host:port` for Core's WebSocket device;
 /// ``SDLAppRegistryIndex/headUnit(address:)``).
 ///
-/// All sessions of the gateway look like one device to SDL Core (SDL-PROTOCOL.md §e "Ports and
+/// All sessions of the gateway look like one device to SDL Core (docs/protocol.md §e "Ports and
 /// transports"), so ``add(id:configuration:)`` refuses an app whose app id (`fullAppID` if set)
 /// or app name / VR synonym clashes with another app on the same head unit, and a taken registry
 /// id, with ``SDLClientError/Code/duplicateApp`` before anything is sent (§e "Registration and

@@ -3,7 +3,7 @@ import SDLTransport
 /// The pure bookkeeping of ``SDLAppRegistry``: which registry ids are taken, and which app ids and
 /// names each head unit already has from this gateway.
 ///
-/// SDL Core sees every TCP connection from the gateway host as one device (SDL-PROTOCOL.md §e
+/// SDL Core sees every TCP connection from the gateway host as one device (docs/protocol.md §e
 /// "Ports and transports"). On one device it refuses an app id that is already registered
 /// (`DISALLOWED`) and an `appName` or `vrSynonyms` entry that clashes with another app's
 /// (`DUPLICATE_NAME`), comparing without regard to case and using `fullAppID` when present

@@ -1,12 +1,12 @@
 import SDLProtocol
 
 /// Who the app is to the head unit: the parameters of its RegisterAppInterface request
-/// (MOBILE_API.xml 8.0.0; SDL-PROTOCOL.md §f). ``SDLRegistrationParameters`` checks it and turns
+/// (MOBILE_API.xml 8.0.0; docs/protocol.md §f). ``SDLRegistrationParameters`` checks it and turns
 /// it into the request's JSON.
 ///
 /// SDL Core identifies apps by `fullAppID` (when present and `UseFullAppID=true`) or `appID`, and
 /// all sessions of one gateway share one device, so each session needs its own app id and app
-/// name (SDL-PROTOCOL.md §e "Registration and limits").
+/// name (docs/protocol.md §e "Registration and limits").
 public struct SDLAppConfiguration: Sendable, Hashable, Codable {
     /// `syncMsgVersion`: the RPC spec version the app speaks (`majorVersion` 1–10, `minorVersion`
     /// and `patchVersion` 0–1000).
@@ -116,7 +116,7 @@ public struct SDLAppConfiguration: Sendable, Hashable, Codable {
     public var deviceInfo: DeviceInfo?
     /// `syncMsgVersion`.
     public var syncMsgVersion: MessageVersion
-    /// `hashID`: the latest OnHashChange `hashID`, to ask for resumption (SDL-PROTOCOL.md §k);
+    /// `hashID`: the latest OnHashChange `hashID`, to ask for resumption (docs/protocol.md §k);
     /// at most 100 characters.
     public var hashID: String?
     /// The app icon to upload after registering, if any.

@@ -2,13 +2,13 @@ import NIOCore
 import SDLProtocol
 
 /// The requests of one app session that wait for their responses, keyed by correlation id
-/// (protocol spec §5.2; SDL-PROTOCOL.md §c "Correlation ids", §k).
+/// (protocol spec §5.2; docs/protocol.md §c "Correlation ids", §k).
 ///
 /// - Correlation ids are allocated counting up from 1, unique among the pending requests: the
 ///   spec has the head unit reject a request that reuses a pending id with INVALID_ID. After
 ///   `0xFFFFFFFE` (or a lower ``maximumCorrelationID``) the counter wraps to 1, skipping ids
 ///   still pending; `0` is never used, nor `0xFFFFFFFF`, which SDL Core
-///   puts on notifications (SDL-PROTOCOL.md §k).
+///   puts on notifications (docs/protocol.md §k).
 /// - A response matches the pending request with its correlation id. A response carries the
 ///   request's function id too; a `GenericResponse` (function id 31, sent by older head units for
 ///   requests they do not know) also completes it, and a response with another function id is
@@ -19,12 +19,12 @@ import SDLProtocol
 ///
 /// `Waiter` is the owner's opaque payload per request, e.g. the continuation to resume.
 public struct SDLPendingRequests<Waiter: Sendable>: Sendable {
-    /// The function id of `GenericResponse` (MOBILE_API.xml 8.0.0; SDL-PROTOCOL.md §g).
+    /// The function id of `GenericResponse` (MOBILE_API.xml 8.0.0; docs/protocol.md §g).
     public static var genericResponseFunctionID: UInt32 { 31 }
     /// The largest correlation id ever handed out: `0xFFFFFFFF` is the notifications' id.
     public static var largestCorrelationID: UInt32 { SDLRPCMessage.notificationCorrelationID - 1 }
     /// The default bound on pending requests, well below SDL Core's `PendingRequestsAmount`
-    /// (5000 in the shipped ini, SDL-PROTOCOL.md §e).
+    /// (5000 in the shipped ini, docs/protocol.md §e).
     public static var defaultMaximumPending: Int { 1000 }
 
     /// One pending request.
@@ -83,7 +83,7 @@ public struct SDLPendingRequests<Waiter: Sendable>: Sendable {
     ///   - maximumPending: how many requests may wait at once (at least 1).
     ///   - maximumCorrelationID: where allocation wraps to 1; at most ``largestCorrelationID``
     ///     (lower it for peers with a smaller range: the spec caps v1 correlation ids at 65536,
-    ///     SDL-PROTOCOL.md §c "Protocol v1"). It must exceed `maximumPending`.
+    ///     docs/protocol.md §c "Protocol v1"). It must exceed `maximumPending`.
     ///   - firstCorrelationID: where allocation starts (tests use it to reach the wrap-around);
     ///     out-of-range values start at 1.
     public init(maximumPending: Int = defaultMaximumPending, maximumCorrelationID: UInt32 = largestCorrelationID, firstCorrelationID: UInt32 = 1) {

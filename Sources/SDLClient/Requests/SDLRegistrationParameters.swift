@@ -2,13 +2,13 @@ import SDLProtocol
 import SDLSpec
 
 /// The RegisterAppInterface request of an ``SDLAppConfiguration`` (MOBILE_API.xml 8.0.0,
-/// FunctionID 1; SDL-PROTOCOL.md §f), checked before anything is sent, and the reading of its
+/// FunctionID 1; docs/protocol.md §f), checked before anything is sent, and the reading of its
 /// response's `resultCode`.
 ///
 /// Checks, each failing with ``SDLClientError/Code/invalidParameters`` naming the field:
 /// - the RPC spec: ``SDLCatalog/validate(_:against:maximumDepth:)`` against the
 ///   RegisterAppInterface request (lengths, array sizes, enums, ranges, color schemes);
-/// - SDL Core's syntax check (`CommandImpl::CheckSyntax`, SDL-PROTOCOL.md §e "Registration and
+/// - SDL Core's syntax check (`CommandImpl::CheckSyntax`, docs/protocol.md §e "Registration and
 ///   limits"), which answers `INVALID_DATA`: `appName` empty or all white space, or any of
 ///   `appName`, a non-empty `ttsName` text, `ngnMediaScreenAppName` holding a tab or newline, or
 ///   the two-character texts `\t` / `\n`. The client applies the same check to `appID`,
@@ -16,14 +16,14 @@ import SDLSpec
 public enum SDLRegistrationParameters {
     /// The function name of the request.
     public static let functionName = "RegisterAppInterface"
-    /// Its FunctionID (SDL-PROTOCOL.md §g).
+    /// Its FunctionID (docs/protocol.md §g).
     public static let functionID: UInt32 = 1
 
     /// What a RegisterAppInterface `resultCode` means for the session.
     public enum Outcome: String, Sendable, Hashable, CaseIterable {
         /// The app is registered: SUCCESS, WARNINGS, WRONG_LANGUAGE (registered with the head
         /// unit's language) or RESUME_FAILED (registered, but resumption data was dropped;
-        /// SDL-PROTOCOL.md §k "Resumption").
+        /// docs/protocol.md §k "Resumption").
         case registered
         /// The app is not registered and the session must close (e.g. DISALLOWED,
         /// DUPLICATE_NAME, APPLICATION_REGISTERED_ALREADY, INVALID_DATA, GENERIC_ERROR).

@@ -6,11 +6,11 @@ import SDLProtocol
 ///
 /// The base is SDL Core's own bound: Core answers a request that waits on its HMI with
 /// `GENERIC_ERROR` after `DefaultTimeout` (10000 ms) + `DefaultTimeoutCompensation` (1000 ms)
-/// (SDL-PROTOCOL.md §e, `command_impl.cc`). The client adds a ``margin`` on top so that Core's
+/// (docs/protocol.md §e, `command_impl.cc`). The client adds a ``margin`` on top so that Core's
 /// answer normally arrives before the client gives up: 12 s by default.
 ///
 /// RPCs that keep the HMI busy for a time the app chose are answered only when that time is over
-/// (SDL-PROTOCOL.md §k: "How long Alert, Speak, PerformInteraction take is decided by the HMI"),
+/// (docs/protocol.md §k: "How long Alert, Speak, PerformInteraction take is decided by the HMI"),
 /// so their own duration is added to the base (defaults from MOBILE_API.xml 8.0.0):
 ///
 /// | function | added |
@@ -24,9 +24,9 @@ import SDLProtocol
 ///
 /// An explicit per-request override replaces the computed value. Pure: `now` is passed in.
 public struct SDLRequestDeadlines: Sendable, Hashable {
-    /// `DefaultTimeout` of SDL Core (SDL-PROTOCOL.md §e): 10000 ms.
+    /// `DefaultTimeout` of SDL Core (docs/protocol.md §e): 10000 ms.
     public var coreTimeout: TimeAmount
-    /// `DefaultTimeoutCompensation` of SDL Core (SDL-PROTOCOL.md §e): 1000 ms.
+    /// `DefaultTimeoutCompensation` of SDL Core (docs/protocol.md §e): 1000 ms.
     public var coreCompensation: TimeAmount
     /// The client's own slack after Core's bound: 1000 ms.
     public var margin: TimeAmount

@@ -5,7 +5,7 @@ import NIOCore
 /// `nil` means "the connection's configuration decides".
 public struct SDLRequestOptions: Sendable, Hashable {
     /// How long to wait for the response; `nil` uses ``SDLRequestDeadlines`` (Core's 10 s + 1 s
-    /// compensation + 1 s margin, extended by the request's own durations; SDL-PROTOCOL.md §e).
+    /// compensation + 1 s margin, extended by the request's own durations; docs/protocol.md §e).
     public var timeout: TimeAmount?
     /// Check the parameters against the RPC spec before sending; `nil` uses
     /// ``SDLConnection/Configuration/validatesRequests``.
@@ -13,7 +13,7 @@ public struct SDLRequestOptions: Sendable, Hashable {
     /// Refuse locally what the permission table does not allow at the current HMI level; `nil`
     /// uses ``SDLConnection/Configuration/checksPermissions``.
     public var checkPermissions: Bool?
-    /// Binary data sent after the JSON (PutFile and the like; SDL-PROTOCOL.md §c "PutFile with
+    /// Binary data sent after the JSON (PutFile and the like; docs/protocol.md §c "PutFile with
     /// bulk data"): the message then goes on the bulk data service 0x0F.
     public var bulkData: ByteBuffer?
 

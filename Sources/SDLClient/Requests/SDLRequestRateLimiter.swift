@@ -2,7 +2,7 @@ import NIOCore
 import SDLProtocol
 
 /// Keeps one app session below SDL Core's request flood limits, failing fast on the client
-/// instead of being unregistered by the head unit (SDL-PROTOCOL.md §e, smartDeviceLink.ini):
+/// instead of being unregistered by the head unit (docs/protocol.md §e, smartDeviceLink.ini):
 ///
 /// - `AppHMILevelNoneTimeScaleMaxRequests` / `AppHMILevelNoneRequestsTimeScale`: 100 requests
 ///   made in HMI NONE per 10 s; more unregisters the app with `REQUEST_WHILE_IN_NONE_HMI_LEVEL`.

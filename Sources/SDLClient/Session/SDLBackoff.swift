@@ -3,7 +3,7 @@ import NIOCore
 /// Delays between reconnection attempts: 100 ms × 1.25ⁿ, capped at 5 s, each multiplied by a
 /// random factor in 1 ± ``jitter`` so that many sessions that lost the same head unit do not
 /// reconnect in lockstep. Core takes up to 10 s to answer StartService while its HMI is not
-/// ready (SDL-PROTOCOL.md §k), so the cap keeps retries gentle without making recovery slow.
+/// ready (docs/protocol.md §k), so the cap keeps retries gentle without making recovery slow.
 ///
 /// Nominal delays (before jitter) for attempt n, as returned by successive ``next()`` calls:
 ///

@@ -1,5 +1,5 @@
 /// A protocol version "Major.Minor.Patch", as carried by the BSON `protocolVersion` of
-/// StartService and StartServiceACK (SDL-PROTOCOL.md §b; protocol spec §3.1.3).
+/// StartService and StartServiceACK (docs/protocol.md §b; protocol spec §3.1.3).
 /// Missing parts read as 0, so "5" and "5.0" are "5.0.0".
 struct SDLProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     var major: Int

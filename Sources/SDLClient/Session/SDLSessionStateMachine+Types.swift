@@ -4,7 +4,7 @@ import SDLProtocol
 extension SDLSessionStateMachine {
     /// How a session negotiates and watches its link.
     public struct Configuration: Sendable, Hashable {
-        /// The highest protocol version offered in StartService (SDL-PROTOCOL.md §a "Opening
+        /// The highest protocol version offered in StartService (docs/protocol.md §a "Opening
         /// handshake"): "5.4.0", as SDL Core 8.2's `default_protocol_version` and the JavaScript
         /// library. A major version below 5 sends the StartService with that header version and
         /// no BSON payload, as v3/v4 apps do (§k).
@@ -49,7 +49,7 @@ extension SDLSessionStateMachine {
         public static let `default` = Configuration()
     }
 
-    /// When an established session gives up on a silent link (SDL-PROTOCOL.md §d).
+    /// When an established session gives up on a silent link (docs/protocol.md §d).
     public enum IdleTimeout: Sendable, Hashable {
         /// Three heartbeat intervals when the session sends Heartbeats (each is answered, so a
         /// live link is never silent that long); otherwise disabled, because Core sends nothing on
@@ -61,7 +61,7 @@ extension SDLSessionStateMachine {
         case after(TimeAmount)
     }
 
-    /// What the session negotiated with the head unit's StartServiceACK (SDL-PROTOCOL.md §a
+    /// What the session negotiated with the head unit's StartServiceACK (docs/protocol.md §a
     /// "Opening handshake", §b "StartServiceACK keys").
     public struct SessionParameters: Sendable, Hashable {
         /// The session id the head unit allocated (1…255 in Core).

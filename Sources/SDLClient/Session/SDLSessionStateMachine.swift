@@ -3,7 +3,7 @@ import SDLProtocol
 
 /// The protocol-level state of one SDL app session on one connection: the RPC service's
 /// StartService handshake, message ids, fragmentation and reassembly, heartbeats, the idle
-/// timer and EndService (SDL-PROTOCOL.md §a, §b, §d, §k).
+/// timer and EndService (docs/protocol.md §a, §b, §d, §k).
 ///
 /// Pure: no I/O and no clock. Every input takes the time and returns the ``Action``s a thin
 /// driver executes in order (write frames, deliver RPCs, close the connection), as SwiftNIO's
@@ -140,7 +140,7 @@ public struct SDLSessionStateMachine: Sendable {
     // MARK: - Inputs
 
     /// Opens the RPC service: StartService(RPC) on session 0 with message id 1, a 12-byte header of
-    /// the offered major version and BSON `{protocolVersion: "5.4.0"}` (SDL-PROTOCOL.md §a
+    /// the offered major version and BSON `{protocolVersion: "5.4.0"}` (docs/protocol.md §a
     /// "Opening handshake", §k: Core accepts the v5 header). Below v5 the payload is empty.
     public mutating func start(now: NIODeadline) -> [Action] {
         guard case .idle = state else { return [] }
@@ -190,7 +190,7 @@ public struct SDLSessionStateMachine: Sendable {
     }
 
     /// The frames carrying `rpc`: on the RPC service 0x07, or the bulk data service 0x0F when it
-    /// has bulk data (SDL-PROTOCOL.md §c); one Single Frame, or a First Frame and Consecutive
+    /// has bulk data (docs/protocol.md §c); one Single Frame, or a First Frame and Consecutive
     /// Frames when the payload is larger than the negotiated MTU (§a "First Frame"). Each message
     /// takes the session's next message id. Throws ``SDLClientError/Code/notConnected`` before
     /// the session is established, and the closing reason after it ended.
@@ -218,7 +218,7 @@ public struct SDLSessionStateMachine: Sendable {
     }
 
     /// Ends the session: EndService(RPC) echoing the hash id (v5 BSON `hashId` int32; v2–v4 a
-    /// 4-byte payload, SDL-PROTOCOL.md §a "Hash id", §b), then waits for EndServiceACK or
+    /// 4-byte payload, docs/protocol.md §a "Hash id", §b), then waits for EndServiceACK or
     /// ``Configuration/endServiceTimeout``. Before the ACK of StartService it just closes.
     public mutating func close(now: NIODeadline) -> [Action] {
         switch state {
@@ -309,7 +309,7 @@ public struct SDLSessionStateMachine: Sendable {
         }
     }
 
-    /// StartServiceACK: version, hash id and MTU (SDL-PROTOCOL.md §a "Opening handshake", "MTU").
+    /// StartServiceACK: version, hash id and MTU (docs/protocol.md §a "Opening handshake", "MTU").
     private mutating func acknowledge(
         _ ack: SDLControlMessage.StartServiceACK, header: SDLFrameHeader, now: NIODeadline
     ) -> [Action] {
@@ -447,7 +447,7 @@ extension SDLSessionStateMachine {
         }
     }
 
-    /// Control frames of an open session (SDL-PROTOCOL.md §a "Closing", §d).
+    /// Control frames of an open session (docs/protocol.md §a "Closing", §d).
     private mutating func receiveControl(_ frame: SDLFrame, session: Established, now: NIODeadline) -> [Action] {
         var session = session
         let header = frame.header

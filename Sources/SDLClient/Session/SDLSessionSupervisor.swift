@@ -6,7 +6,7 @@ import SDLProtocol
 /// `hashID` to ask to resume, and what a registration means for the app's subscriptions and icon.
 ///
 /// - Every attempt asks to resume the latest OnHashChange `hashID` seen on any connection
-///   (SDL-PROTOCOL.md §k "Resumption").
+///   (docs/protocol.md §k "Resumption").
 /// - A refused registration (``SDLClientError/Code/registrationFailed``: DISALLOWED,
 ///   DUPLICATE_NAME …) would be refused again, so it closes the session with its reason; any
 ///   other end is retried after ``SDLBackoff``'s next delay, which a registration resets.

@@ -1,7 +1,7 @@
 import SDLProtocol
 
 /// Something the head unit changed about an app, as ``SDLAppStateTracker`` publishes it. The
-/// ``type`` names are the event types of the gateway's event stream (ARCHITECTURE.md, Events).
+/// ``type`` names are the event types of the gateway's event stream (docs/architecture.md, Events).
 public enum SDLAppEvent: Sendable, Hashable {
     /// The main window's OnHMIStatus changed.
     case hmiStatus(SDLHMIStatus)

@@ -1,4 +1,4 @@
-/// An HMI level of the app's main window (MOBILE_API.xml `HMILevel`; SDL-PROTOCOL.md §h).
+/// An HMI level of the app's main window (MOBILE_API.xml `HMILevel`; docs/protocol.md §h).
 public enum SDLHMILevel: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case full = "FULL"
     case limited = "LIMITED"
@@ -9,7 +9,7 @@ public enum SDLHMILevel: String, Sendable, Hashable, CaseIterable, CustomStringC
 }
 
 /// The high-level app state of SDL proposal SDL-0156 ("High level interface: Foundation",
-/// `SDLApplicationState`), as the app resource publishes it (ARCHITECTURE.md, Events): the HMI
+/// `SDLApplicationState`), as the app resource publishes it (docs/architecture.md, Events): the HMI
 /// level of the main window folded together with the link.
 ///
 /// | HMI level / link        | appState      |

@@ -1,7 +1,7 @@
 import SDLProtocol
 
 extension SDLAppStateTracker {
-    /// The state as the app resource shows it (ARCHITECTURE.md, HTTP API: `GET /v1/apps/{id}`):
+    /// The state as the app resource shows it (docs/architecture.md, HTTP API: `GET /v1/apps/{id}`):
     /// `hmiLevel`, `audioStreamingState`, `systemContext`, `videoStreamingState` (null before
     /// the first OnHMIStatus; `hmiLevel` is "NONE" when registered without one), `appState`,
     /// `driverDistraction` ("DD_ON", "DD_OFF" or null), `lockScreen` ("REQUIRED", "OPTIONAL",

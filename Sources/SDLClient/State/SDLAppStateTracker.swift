@@ -10,7 +10,7 @@ import SDLSpec
 /// GetSystemCapability responses, tells it when the link went down, and publishes the
 /// ``SDLAppEvent``s it returns. Time is passed in; nothing here reads a clock.
 ///
-/// - OnHMIStatus (SDL-PROTOCOL.md §f, §k): only the main window (`windowID` absent or 0)
+/// - OnHMIStatus (docs/protocol.md §f, §k): only the main window (`windowID` absent or 0)
 ///   counts; other windows' statuses come back as ``SDLAppEvent/notification(name:parameters:)``.
 ///   An OnHMIStatus implies a registered app. ``SDLAppEvent/hmiStatus(_:)`` is published when the
 ///   status changed.
@@ -20,7 +20,7 @@ import SDLSpec
 ///   forget HMI status, driver distraction, "launched" and the permission table (a new
 ///   registration gets new ones). Registration, capabilities, language and subscriptions stay as
 ///   last known: subscriptions are what to subscribe again after reconnecting.
-/// - OnHashChange (SDL-PROTOCOL.md §k "Resumption"): ``latestHashID`` keeps the latest `hashID`.
+/// - OnHashChange (docs/protocol.md §k "Resumption"): ``latestHashID`` keeps the latest `hashID`.
 public struct SDLAppStateTracker: Sendable {
     /// The catalog that names function ids of ``apply(_:now:)``.
     public let catalog: SDLCatalog
@@ -40,7 +40,7 @@ public struct SDLAppStateTracker: Sendable {
     public private(set) var language: String?
     public private(set) var hmiDisplayLanguage: String?
     /// The latest OnHashChange `hashID`: what a new RegisterAppInterface asks to resume
-    /// (SDL-PROTOCOL.md §k "Resumption": keep the latest one). It survives ``linkDown(now:)``.
+    /// (docs/protocol.md §k "Resumption": keep the latest one). It survives ``linkDown(now:)``.
     public private(set) var latestHashID: String?
     /// The time of the last change applied.
     public private(set) var lastUpdate: NIODeadline?
@@ -57,7 +57,7 @@ public struct SDLAppStateTracker: Sendable {
     public internal(set) var audioPassThruChunks = 0
 
     /// Names of the RegisterAppInterface response parameters that describe the head unit
-    /// (MOBILE_API.xml 8.0.0; SDL-PROTOCOL.md §f).
+    /// (MOBILE_API.xml 8.0.0; docs/protocol.md §f).
     public static let registrationCapabilityNames: [String] = [
         "displayCapabilities", "buttonCapabilities", "softButtonCapabilities", "presetBankCapabilities",
         "hmiZoneCapabilities", "speechCapabilities", "prerecordedSpeech", "vrCapabilities",

@@ -1,7 +1,7 @@
 import SDLProtocol
 
 /// The main window's status from OnHMIStatus (MOBILE_API.xml 8.0.0, FunctionID 32768;
-/// SDL-PROTOCOL.md §f): `hmiLevel`, `audioStreamingState`, `systemContext` are mandatory,
+/// docs/protocol.md §f): `hmiLevel`, `audioStreamingState`, `systemContext` are mandatory,
 /// `videoStreamingState` defaults to STREAMABLE when absent.
 ///
 /// Streaming state and system context are kept as the wire strings so that values added by

@@ -2,7 +2,7 @@
 /// `LockScreenStatus` of the SDL app libraries: REQUIRED, OPTIONAL, OFF).
 ///
 /// ``init(hmiLevel:driverDistraction:userSelected:)`` implements the rule table of the SDL
-/// iOS library's lock screen status manager, which ARCHITECTURE.md summarises as "required when
+/// iOS library's lock screen status manager, which docs/architecture.md summarises as "required when
 /// FULL/LIMITED (and BACKGROUND once launched) with DD_ON, and on the first FULL":
 ///
 /// | HMI level            | launched (`userSelected`) | driver distraction | status     |

@@ -3,7 +3,7 @@ import SDLProtocol
 /// What the head unit's policy allows the app, from OnPermissionsChange (MOBILE_API.xml 8.0.0,
 /// FunctionID 32776: `permissionItem` is an array of `PermissionItem {rpcName, hmiPermissions
 /// {allowed, userDisallowed}, parameterPermissions {allowed, userDisallowed}, requireEncryption}`;
-/// SDL-PROTOCOL.md §e, "Default policy").
+/// docs/protocol.md §e, "Default policy").
 ///
 /// Each notification updates the items it names and keeps the others, as the SDL app libraries'
 /// permission managers do; Core sends the whole table after registration and on each policy

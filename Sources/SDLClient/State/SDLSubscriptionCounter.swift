@@ -1,7 +1,7 @@
 /// Reference-counted subscriptions (buttons or vehicle data) shared by several owners (browser
 /// clients, scripts) over one SDL app: SDL Core knows one subscription per name, so only the
 /// first owner of a name needs SubscribeButton / SubscribeVehicleData, and only the last owner's
-/// leaving needs the Unsubscribe (MOBILE_API.xml FunctionIDs 18–21; SDL-PROTOCOL.md §g, §k
+/// leaving needs the Unsubscribe (MOBILE_API.xml FunctionIDs 18–21; docs/protocol.md §g, §k
 /// "Resumption": re-subscribing after reconnect is safe, IGNORED means already there).
 ///
 /// If the head unit refuses a Subscribe, the caller undoes it with ``unsubscribe(_:owner:)``.

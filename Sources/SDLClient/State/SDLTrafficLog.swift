@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// One RPC that crossed the link, for the `rpc` events of the gateway (ARCHITECTURE.md, Events).
+/// One RPC that crossed the link, for the `rpc` events of the gateway (docs/architecture.md, Events).
 public struct SDLTrafficEntry: Sendable, Hashable {
     public enum Direction: String, Sendable, Hashable {
         /// From the gateway to the head unit.
@@ -13,7 +13,7 @@ public struct SDLTrafficEntry: Sendable, Hashable {
     /// Position in the log since it was created, from 1; gaps show what the ring dropped.
     public var sequence: UInt64
     public var direction: Direction
-    /// Request, response or notification (SDL-PROTOCOL.md §c, binary header bits 7–4).
+    /// Request, response or notification (docs/protocol.md §c, binary header bits 7–4).
     public var rpcType: SDLRPCType
     public var function: String
     public var correlationID: UInt32
@@ -38,7 +38,7 @@ public struct SDLTrafficEntry: Sendable, Hashable {
 }
 
 /// A bounded log of RPC traffic: a ring (NIO's `CircularBuffer`) keeping the last ``capacity``
-/// entries. A response is matched to its request by correlation id (SDL-PROTOCOL.md §c) to record
+/// entries. A response is matched to its request by correlation id (docs/protocol.md §c) to record
 /// its latency. Pure: the time of each entry is passed in.
 public struct SDLTrafficLog: Sendable {
     public static let defaultCapacity = 1000

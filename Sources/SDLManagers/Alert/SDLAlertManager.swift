@@ -95,7 +95,7 @@ public struct SDLPendingAlert: Sendable, Hashable {
     }
 
     /// The CancelInteraction request that closes this alert (`functionID` 12 is Alert, 64
-    /// SubtleAlert; SDL-PROTOCOL.md §g).
+    /// SubtleAlert; docs/protocol.md §g).
     public var cancelRequest: SDLPlannedRequest {
         SDLPlannedRequest("CancelInteraction", ["functionID": functionName == "SubtleAlert" ? 64 : 12, "cancelID": .int(Int64(cancelID))])
     }

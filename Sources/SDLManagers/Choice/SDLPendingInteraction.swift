@@ -42,7 +42,7 @@ public struct SDLPendingInteraction: Sendable, Hashable {
     }
 
     /// The CancelInteraction request that closes this interaction (`functionID` 10 is
-    /// PerformInteraction, SDL-PROTOCOL.md §g).
+    /// PerformInteraction, docs/protocol.md §g).
     public var cancelRequest: SDLPlannedRequest {
         SDLPlannedRequest("CancelInteraction", ["functionID": 10, "cancelID": .int(Int64(cancelID))])
     }

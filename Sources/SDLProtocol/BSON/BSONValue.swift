@@ -1,5 +1,5 @@
 /// A BSON value of the subset that SDL v5 control payloads use (protocol spec §3.1.3;
-/// SDL-PROTOCOL.md §b "BSON subset needed"; bsonspec.org).
+/// docs/protocol.md §b "BSON subset needed"; bsonspec.org).
 ///
 /// | type              | code | value encoding                                         |
 /// |-------------------|------|--------------------------------------------------------|

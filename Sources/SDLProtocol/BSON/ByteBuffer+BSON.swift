@@ -1,6 +1,6 @@
 import NIOCore
 
-// BSON documents on the wire (bsonspec.org; SDL-PROTOCOL.md §b "BSON subset needed").
+// BSON documents on the wire (bsonspec.org; docs/protocol.md §b "BSON subset needed").
 //
 // ```
 //  document:  +-------------------+-----------+-----------+ … +------+

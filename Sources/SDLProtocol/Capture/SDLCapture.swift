@@ -6,7 +6,7 @@ import NIOCore
 /// it (README "Recording sessions").
 ///
 /// The bytes are those of the transport before any framing is decoded (SDL frames as in the
-/// protocol spec §2, SDL-PROTOCOL.md §a; over WebSocket one binary message each), so malformed
+/// protocol spec §2, docs/protocol.md §a; over WebSocket one binary message each), so malformed
 /// bytes are captured too. All integers are big-endian (network order), all strings UTF-8.
 ///
 /// A file is a header, then records up to the end of the file:

@@ -2,7 +2,7 @@ import NIOCore
 
 /// CRC-32 (IEEE 802.3: reflected polynomial 0xEDB88320, initial value and final XOR 0xFFFFFFFF,
 /// the CRC-32 of zlib and PNG), table-driven: the `crc` parameter of PutFile (since RPC 5.0,
-/// SDL-PROTOCOL.md §c "PutFile with bulk data"). An app sends the CRC of the bulk data it uploads;
+/// docs/protocol.md §c "PutFile with bulk data"). An app sends the CRC of the bulk data it uploads;
 /// SDL Core checks it and answers `CORRUPTED_DATA` on a mismatch.
 ///
 /// A value fed in pieces, so an upload's chunks can be checked as they stream:

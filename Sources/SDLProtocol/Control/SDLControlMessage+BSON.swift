@@ -1,4 +1,4 @@
-// Control parameters <-> BSON documents (protocol spec §3.1.3; SDL-PROTOCOL.md §b).
+// Control parameters <-> BSON documents (protocol spec §3.1.3; docs/protocol.md §b).
 //
 // Reading is strict about the type of each known key (Core's typed getters are, too) and ignores
 // unknown keys. The one leniency: `mtu` is accepted as int32 as well as int64.

@@ -1,6 +1,6 @@
 import NIOCore
 
-// Control messages <-> control frames (protocol spec §3.1; SDL-PROTOCOL.md §a, §b).
+// Control messages <-> control frames (protocol spec §3.1; docs/protocol.md §a, §b).
 //
 // ```
 //  v5 (and a StartService of any version that has parameters):

@@ -1,4 +1,4 @@
-/// A control frame as a typed value (protocol spec §3.1; SDL-PROTOCOL.md §a "Control frame info
+/// A control frame as a typed value (protocol spec §3.1; docs/protocol.md §a "Control frame info
 /// values" and §b "Protocol v5 BSON control payloads").
 ///
 /// Every parameter is optional; the spec says a parameter with no data is left out, and `nil`
@@ -6,7 +6,7 @@
 /// - version 5: all of them, as a BSON document (BSON keys and types are listed on each field);
 /// - versions 2–4: only the hash id of StartServiceACK and EndService, as 4 bytes big-endian;
 /// - version 1: nothing, except a StartService whose parameters (e.g. `protocolVersion` "5.4.0")
-///   ride as BSON behind the v1 header: the spec's one special case (SDL-PROTOCOL.md §a
+///   ride as BSON behind the v1 header: the spec's one special case (docs/protocol.md §a
 ///   "Opening handshake"). StartService parameters are written as BSON in every version.
 public enum SDLControlMessage: Sendable, Hashable {
     case heartbeat
@@ -71,7 +71,7 @@ extension SDLControlMessage {
         }
     }
 
-    /// StartServiceACK parameters (SDL-PROTOCOL.md §b "StartServiceACK keys").
+    /// StartServiceACK parameters (docs/protocol.md §b "StartServiceACK keys").
     public struct StartServiceACK: Sendable, Hashable {
         /// BSON `protocolVersion` (string): the version the head unit accepted.
         public var protocolVersion: String?
@@ -174,7 +174,7 @@ extension SDLControlMessage {
     }
 }
 
-/// The BSON keys of control payloads (SDL-PROTOCOL.md §b; core bson_object_keys.cc).
+/// The BSON keys of control payloads (docs/protocol.md §b; core bson_object_keys.cc).
 enum SDLControlKey {
     static let protocolVersion = "protocolVersion"
     static let hashID = "hashId"

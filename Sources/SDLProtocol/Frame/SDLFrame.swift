@@ -14,7 +14,7 @@ public struct SDLFrame: Sendable, Hashable {
     }
 }
 
-/// The kinds of control frame (protocol spec §3.1 "Control Frame Info"; SDL-PROTOCOL.md §a).
+/// The kinds of control frame (protocol spec §3.1 "Control Frame Info"; docs/protocol.md §a).
 public enum SDLControlFrameInfo: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case heartbeat = 0x00
     case startService = 0x01

@@ -1,6 +1,6 @@
 import NIOCore
 
-/// Cuts an SDL byte stream into frames (protocol spec §2; SDL-PROTOCOL.md §a).
+/// Cuts an SDL byte stream into frames (protocol spec §2; docs/protocol.md §a).
 ///
 /// The decoder is incremental: with half a frame readable it returns `nil` and consumes nothing;
 /// with many frames readable each call returns the next one. The payload limit is checked as soon

@@ -18,7 +18,7 @@ public enum SDLFrameType: UInt8, Sendable, Hashable, CaseIterable, CustomStringC
     }
 }
 
-/// The service a frame belongs to (protocol spec §2.2 "Service Type"; SDL-PROTOCOL.md §a).
+/// The service a frame belongs to (protocol spec §2.2 "Service Type"; docs/protocol.md §a).
 public enum SDLServiceType: UInt8, Sendable, Hashable, CaseIterable {
     case control = 0x00
     case rpc = 0x07
@@ -30,7 +30,7 @@ public enum SDLServiceType: UInt8, Sendable, Hashable, CaseIterable {
     case bulkData = 0x0F
 }
 
-/// The header in front of every SDL frame (protocol spec §2, SDL-PROTOCOL.md §a).
+/// The header in front of every SDL frame (protocol spec §2, docs/protocol.md §a).
 ///
 /// ```
 ///  byte 0                 1              2            3            4…7          8…11 (v2+)

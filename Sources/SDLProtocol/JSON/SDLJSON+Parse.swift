@@ -6,7 +6,7 @@ extension SDLJSON {
     public static let defaultMaximumDepth = 64
 
     /// Parses RFC 8259 JSON text. Whitespace (including the tabs and newlines of SDL Core's
-    /// pretty-printed responses, SDL-PROTOCOL.md §k) is allowed around values; anything else that
+    /// pretty-printed responses, docs/protocol.md §k) is allowed around values; anything else that
     /// is not JSON, invalid UTF-8, or nesting deeper than `maximumDepth` is an error whose
     /// `offset` is the byte where parsing stopped.
     public static func parse(_ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(SDLProtocolError) -> SDLJSON {

@@ -25,7 +25,7 @@ extension SDLJSON {
         return bytes
     }
 
-    /// Pretty-printed JSON as SDL Core sends it (jsoncpp's styled writer, SDL-PROTOCOL.md §k): every
+    /// Pretty-printed JSON as SDL Core sends it (jsoncpp's styled writer, docs/protocol.md §k): every
     /// object and non-empty array on its own lines, members indented with tabs, `"key" : value`, keys
     /// sorted. Parsers meet the same values as in ``serializedBytes()``, only with whitespace.
     public func prettySerializedBytes() -> [UInt8] {

@@ -1,6 +1,6 @@
 import NIOCore
 
-/// Puts multi-frame messages back together (protocol spec §4.4; SDL-PROTOCOL.md §a "First Frame").
+/// Puts multi-frame messages back together (protocol spec §4.4; docs/protocol.md §a "First Frame").
 ///
 /// A First Frame carries the total size and the number of Consecutive Frames (both uint32 BE);
 /// its Consecutive Frames share its message id and are numbered 1, 2 … 255, then 1 again, with the

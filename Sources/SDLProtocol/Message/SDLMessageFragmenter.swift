@@ -1,7 +1,7 @@
 import NIOCore
 
 /// Splits an outgoing message into frames of at most `maximumPayloadSize` bytes
-/// (protocol spec §4.4; SDL-PROTOCOL.md §a "First Frame" and "MTU").
+/// (protocol spec §4.4; docs/protocol.md §a "First Frame" and "MTU").
 ///
 /// A payload that fits is one Single Frame. A larger one becomes a First Frame (8 bytes: total size
 /// and Consecutive Frame count, uint32 BE; E bit clear) followed by Consecutive Frames numbered

@@ -5,7 +5,7 @@ import NIOCore
 /// SDL Core's request flood limits (smartDeviceLink.ini `AppTimeScaleMaxRequests` /
 /// `AppRequestsTimeScale`: 1000 per 10 s; `AppHMILevelNoneTimeScaleMaxRequests` /
 /// `AppHMILevelNoneRequestsTimeScale`: 100 per 10 s in HMI NONE; `GetVehicleDataRequest`: 5 per
-/// 1 s; SDL-PROTOCOL.md §e, §k). The head-unit simulator enforces these limits with it and the
+/// 1 s; docs/protocol.md §e, §k). The head-unit simulator enforces these limits with it and the
 /// app client stays below them with it.
 ///
 /// Pure: times are passed in, and must not go backwards. Memory is bounded: the window keeps at

@@ -1,6 +1,6 @@
 /// The audio a PerformAudioPassThru asks for (MOBILE_API.xml `AudioPassThruCapabilities`:
 /// `SamplingRate`, `BitsPerSample`, `AudioType`): the head unit streams raw PCM in it as the bulk
-/// data of OnAudioPassThru, mono (SDL-PROTOCOL.md §c, bulk data).
+/// data of OnAudioPassThru, mono (docs/protocol.md §c, bulk data).
 /// App sessions name a recording's format with it, the simulator what its microphone sends.
 public struct SDLAudioFormat: Sendable, Hashable {
     /// `8KHZ`, `16KHZ`, `22KHZ` or `44KHZ`.

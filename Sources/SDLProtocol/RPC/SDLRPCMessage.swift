@@ -3,7 +3,7 @@ import NIOCore
 /// The kind of an RPC, the top four bits of the binary header (protocol spec §5.2.1).
 ///
 /// The spec's 0x3 "Erroneous Response" (5.4.0) is unknown to SDL Core 8.2, which drops such
-/// messages (SDL-PROTOCOL.md §c, §j.3); it is reported here as ``SDLProtocolError/Code/unknownRPCType``.
+/// messages (docs/protocol.md §c, §j.3); it is reported here as ``SDLProtocolError/Code/unknownRPCType``.
 public enum SDLRPCType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case request = 0x0
     case response = 0x1
@@ -20,7 +20,7 @@ public enum SDLRPCType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCon
 }
 
 /// An RPC on protocol v2+: binary header, JSON parameters and optional bulk data
-/// (protocol spec §5.2; SDL-PROTOCOL.md §c).
+/// (protocol spec §5.2; docs/protocol.md §c).
 ///
 /// ```
 ///  0        1        2        3        4 … 7            8 … 11       12 …           …
@@ -34,11 +34,11 @@ public struct SDLRPCMessage: Sendable, Hashable {
     public static let binaryHeaderSize = 12
     /// The largest function id that fits in 28 bits.
     public static let maximumFunctionID: UInt32 = 0x0FFF_FFFF
-    /// The correlation id SDL Core puts on notifications (SDL-PROTOCOL.md §k).
+    /// The correlation id SDL Core puts on notifications (docs/protocol.md §k).
     public static let notificationCorrelationID: UInt32 = 0xFFFF_FFFF
 
     public var rpcType: SDLRPCType
-    /// The FunctionID value from MOBILE_API.xml (SDL-PROTOCOL.md §g); 28 bits on the wire.
+    /// The FunctionID value from MOBILE_API.xml (docs/protocol.md §g); 28 bits on the wire.
     public var functionID: UInt32
     public var correlationID: UInt32
     /// The parameters object (never a non-object value).

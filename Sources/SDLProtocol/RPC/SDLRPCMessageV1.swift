@@ -2,7 +2,7 @@ import NIOCore
 
 /// An RPC on protocol v1: no binary header, the payload is a JSON wrapper
 /// `{"request"|"response"|"notification": {"name", "correlationID", "parameters"}}`
-/// (protocol spec §5.1; SDL-PROTOCOL.md §c "Protocol v1"). SDL Core appends a NUL byte to the JSON
+/// (protocol spec §5.1; docs/protocol.md §c "Protocol v1"). SDL Core appends a NUL byte to the JSON
 /// it sends in v1, which the reader ignores. Only old peers speak it; the gateway reads it so that
 /// `inspect` and the simulator understand them.
 public struct SDLRPCMessageV1: Sendable, Hashable {
