@@ -72,11 +72,6 @@ public final class OpenWebSockets: Sendable {
     /// Returns once no WebSocket is open, or after `limit` (a client that does not read holds its
     /// close frame back).
     public func allClosed(within limit: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.allClosed() }
-            group.addTask { try? await Task.sleep(for: limit) }
-            await group.next()
-            group.cancelAll()
-        }
+        _ = await waitWithin(limit) { () async -> Void? in await self.allClosed() }
     }
 }

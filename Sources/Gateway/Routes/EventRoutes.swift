@@ -141,12 +141,19 @@ struct EventRoutes: Sendable {
     // MARK: Server-Sent Events
 
     private func serverSentEventsHead(_ request: Request, app: String?) throws -> Response {
+        _ = try serverSentEventsStream(request, app: app)
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"])
+    }
+
+    /// The stream a Server-Sent Events request asks for, checked as GET and HEAD check it: it
+    /// accepts `text/event-stream`, its query is valid, and it does not ask for binary audio.
+    private func serverSentEventsStream(_ request: Request, app: String?) throws -> Stream {
         guard request.headers[.accept]?.contains("text/event-stream") == true else {
             throw GatewayError(.notAcceptable, "open a WebSocket or send Accept: text/event-stream")
         }
         let stream = try stream(request, app: app)
         guard !stream.binaryAudio else { throw GatewayError(.invalidQuery, "audio=binary needs a WebSocket: Server-Sent Events carry text only") }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"])
+        return stream
     }
 
     private func serverSentEvents(_ request: Request, context: GatewayRequestContext, app: String?) throws -> Response {
@@ -154,11 +161,7 @@ struct EventRoutes: Sendable {
             try checkOrigin(request)
             throw GatewayError(.invalidQuery, "the WebSocket upgrade was refused: check the app id and the query")
         }
-        guard request.headers[.accept]?.contains("text/event-stream") == true else {
-            throw GatewayError(.notAcceptable, "open a WebSocket or send Accept: text/event-stream")
-        }
-        let stream = try stream(request, app: app)
-        guard !stream.binaryAudio else { throw GatewayError(.invalidQuery, "audio=binary needs a WebSocket: Server-Sent Events carry text only") }
+        let stream = try serverSentEventsStream(request, app: app)
         let subscription = try apps.hub.subscribe(app: stream.app, filter: stream.filter, since: stream.since)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
