@@ -2,8 +2,7 @@
 // marks, enums as selects, bounds, nested structs, arrays as JSON) where each parameter is sent
 // with data, sent empty or omitted (as SDL's RPC Builder has it), a raw-JSON mode, a batch, and
 // an audio pass-thru recorder that plays what the car's microphone heard.
-import { element } from "./dom.js";
-import { $, report } from "./main.js";
+import { $, element, report } from "./dom.js";
 
 let context = null;
 const types = new Map(); // type name → /v1/spec/types answer (or null for a primitive)

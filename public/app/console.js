@@ -1,7 +1,7 @@
 // The console: the app's traffic (the `rpc` events), colour-coded like SDL's RPC Builder
 // (requests, successful responses, warnings/aborted/timed out, failures, notifications),
 // filterable, each entry expandable to its JSON, responses with their round-trip time.
-import { $ } from "./main.js";
+import { $ } from "./dom.js";
 
 const LIMIT = 500;
 const WARNINGS = new Set(["WARNINGS", "ABORTED", "TIMED_OUT", "RESUME_FAILED", "WRONG_LANGUAGE", "IGNORED"]);

@@ -1,6 +1,6 @@
 // The dashboard: status badges, vehicle data with a plot per numeric item and the GPS track, the
 // button and command events, the permission table. Everything from the app's events.
-import { $, report } from "./main.js";
+import { $, report } from "./dom.js";
 
 const history = new Map(); // item → [[time, value]] of the last minute
 const track = [];

@@ -1,7 +1,7 @@
 // Files: upload with a progress bar, the head unit's files (with the sizes of those uploaded from
 // here) with delete, and "use in the builder" (a Show with the file as its graphic).
 import { prefill } from "./builder.js";
-import { $, report } from "./main.js";
+import { $, report } from "./dom.js";
 
 let current = null;
 /** Sizes of the files uploaded from this page (SDL's ListFiles names files but gives no sizes). */

@@ -1,8 +1,7 @@
 // The HMI preview (with --simulate): the app's screen as the simulated head unit shows it,
 // redrawn after each RPC and notification: template, fields, graphic, soft buttons (press them),
 // the running media clock, the menu, and an open alert or interaction (answer it).
-import { element } from "./dom.js";
-import { $, report } from "./main.js";
+import { $, element, report } from "./dom.js";
 
 let current = null;
 let context = null;

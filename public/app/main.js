@@ -1,6 +1,7 @@
 // The page: connects through the browser client, lists the apps, registers one, and hands the
 // selected app's events to each view (dashboard, HMI preview, builder, console, files, simulator).
 import { connect, GatewayProblem } from "../sdl-gateway.js";
+import { $, report } from "./dom.js";
 import * as dashboard from "./dashboard.js";
 import * as hmi from "./hmi.js";
 import * as builder from "./builder.js";
@@ -8,7 +9,6 @@ import * as consoleView from "./console.js";
 import * as files from "./files.js";
 import * as simulator from "./simulator.js";
 
-export const $ = (id) => document.getElementById(id);
 const views = [dashboard, hmi, builder, consoleView, files, simulator];
 const TOKEN_KEY = "sdl-gateway.token";
 // Events a selected app's views open with: its recent history from the gateway's event ring (the
@@ -16,13 +16,6 @@ const TOKEN_KEY = "sdl-gateway.token";
 const HISTORY = 500;
 // The selected app's event listener; declared before the first await, which may select an app.
 let unsubscribe = () => {};
-
-/** Reports a failure where the user looks: the status line. */
-export function report(error) {
-  const text = error instanceof GatewayProblem ? `${error.status} ${error.code}: ${error.message}` : String(error);
-  $("status").textContent = text;
-  console.error(error);
-}
 
 const gw = await connect({
   token: sessionStorage.getItem(TOKEN_KEY) ?? undefined,

@@ -3,7 +3,7 @@
 // distraction, fault injection. With --hmi the same controls drive a real SDL Core through the
 // headless HMI (/v1/hmi): HMI level, buttons, vehicle data and driver distraction; a real Core has
 // no feed to pause and no faults to inject.
-import { $, report } from "./main.js";
+import { $, report } from "./dom.js";
 
 let context = null;
 const BUTTONS = ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "PRESET_1", "SEARCH"];
