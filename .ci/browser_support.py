@@ -21,3 +21,29 @@ def save_failure(driver, artifacts: pathlib.Path, name: str):
     driver.save_screenshot(str(artifacts / f"{name}-failure.png"))
     (artifacts / f"{name}-console.log").write_text("\n".join(json.dumps(entry) for entry in driver.get_log("browser")))
     print(f"saved a screenshot and the console log in {artifacts}")
+
+
+def firefox_marionette(profile_dir):
+    """Headless Firefox through its own Marionette protocol (Debian packages no geckodriver): the
+    started process and a client with a session, once Marionette listens (bounded wait)."""
+    import pathlib
+    import subprocess
+    import time
+
+    from marionette_driver.marionette import Marionette
+
+    profile = pathlib.Path(profile_dir)
+    # Port 0: Firefox picks a free port and writes it into the profile.
+    (profile / "user.js").write_text('user_pref("marionette.port", 0);\n')
+    process = subprocess.Popen(["firefox-esr", "--headless", "--marionette", "--no-remote", "--profile", str(profile)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port_file = profile / "MarionetteActivePort"
+    deadline = time.monotonic() + 30
+    while not port_file.exists():  # bounded: Firefox writes it once Marionette listens
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            raise RuntimeError("Firefox did not start Marionette")
+        time.sleep(0.1)
+    client = Marionette(host="127.0.0.1", port=int(port_file.read_text().strip()))
+    client.start_session()
+    client.timeout.script = 60
+    return process, client

@@ -116,6 +116,12 @@ export class Gateway {
       screen: async (app) => this.request("GET", `/v1/simulator/apps/${enc(app)}/screen`),
       /** Sets an app's HMI level (`FULL`, `LIMITED`, `BACKGROUND`, `NONE`). */
       setHMILevel: async (app, hmiLevel) => this.request("PUT", `/v1/simulator/apps/${enc(app)}/hmi`, { hmiLevel }),
+      /** Changes an app's `{hmiLevel, audioStreamingState, systemContext}` (each optional). */
+      setHMI: async (app, changes) => this.request("PUT", `/v1/simulator/apps/${enc(app)}/hmi`, changes),
+      /** The driver picks a menu command (`MENU`) or says it (`VR`): OnCommand. */
+      command: async (app, cmdID, triggerSource = "MENU") => this.request("POST", `/v1/simulator/apps/${enc(app)}/commands/${enc(cmdID)}`, { triggerSource }),
+      /** A file the app put on the simulated head unit, as a Blob. */
+      file: async (app, name) => this.blob(`/v1/simulator/apps/${enc(app)}/files/${enc(name)}`),
       /** Presses a hardware button, or a soft button with `{softButtonID, appID}`. */
       press: async (button, options = {}) => this.request("POST", `/v1/simulator/buttons/${enc(button)}/press`, options),
       /** Answers an app's open interaction: `{choiceID}`, `{text}`, `{result}` … */
@@ -123,6 +129,8 @@ export class Gateway {
       /** Sets vehicle data values (`{speed: 42}`; `null` goes back to the feed). */
       vehicleData: async (values) => this.request("PUT", "/v1/simulator/vehicle-data", values),
       driverDistraction: async (state) => this.request("PUT", "/v1/simulator/driver-distraction", { state }),
+      /** `{state}`: DD_ON or DD_OFF. */
+      driverDistractionState: async () => this.request("GET", "/v1/simulator/driver-distraction"),
       /** The simulator's traffic log, newest last. */
       log: async (limit = 100) => this.request("GET", `/v1/simulator/log?limit=${limit}`),
     };
@@ -138,8 +146,14 @@ export class Gateway {
       /** Presses a button as the driver (`{mode}`; `{appID, customButtonID}` for an app's own). */
       press: async (button, options = {}) => this.request("POST", `/v1/hmi/buttons/${enc(button)}/press`, options),
       answer: async (app, answer) => this.request("POST", `/v1/hmi/apps/${enc(app)}/interaction`, answer),
+      /** The driver picks a menu command (`MENU`) or says it (`VR`): UI/VR.OnCommand to Core. */
+      command: async (app, cmdID, triggerSource = "MENU") => this.request("POST", `/v1/hmi/apps/${enc(app)}/commands/${enc(cmdID)}`, { triggerSource }),
+      /** A file Core named for the app (its storage folder, when the gateway can read it), as a Blob. */
+      file: async (app, name) => this.blob(`/v1/hmi/apps/${enc(app)}/files/${enc(name)}`),
       vehicleData: async (values) => this.request("PUT", "/v1/hmi/vehicle-data", values),
       driverDistraction: async (state) => this.request("PUT", "/v1/hmi/driver-distraction", { state }),
+      /** `{state}`: the driver distraction state the HMI last sent Core. */
+      driverDistractionState: async () => this.request("GET", "/v1/hmi/driver-distraction"),
     };
   }
 

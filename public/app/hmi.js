@@ -1,110 +1,151 @@
-// The HMI preview (with --simulate): the app's screen as the simulated head unit shows it,
-// redrawn after each RPC and notification: template, fields, graphic, soft buttons (press them),
-// the running media clock, the menu, and an open alert or interaction (answer it).
+// The HMI preview: the head unit's screen as the driver sees it, drawn from what the head unit
+// holds — the simulator's (`--simulate`) or, with a real SDL Core, the headless HMI's (`--hmi`) —
+// with the same code. The app in FULL fills the screen (its template, images, soft buttons, media
+// clock, menu and pop-ups; headunit/*.js draw them); with none in FULL the launcher shows every
+// app. Clicks are the driver's: presses, menu picks, voice commands, answers, opening an app.
 import { $, element, report } from "./dom.js";
+import { ImageStore } from "./headunit/images.js";
+import { launcher } from "./headunit/launcher.js";
+import { menuSheet, sayPanel } from "./headunit/menu.js";
+import { popup } from "./headunit/popups.js";
+import { schemeStyle, screenBody } from "./headunit/screen.js";
+import { fromHMI, fromSimulator } from "./headunit/sources.js";
 
-let current = null;
 let context = null;
-let clockTimer = null;
+let source = null;
+let images = null;
+let selected = null;
+let resolution = { width: 800, height: 480 };
+let theme = matchMedia("(prefers-color-scheme: dark)").matches ? "night" : "day";
+let menuPath = null;
 let drawing = Promise.resolve();
+let queued = false;
 let lastDrawn = null;
+let lastState = null;
 
 export function init(ctx) {
   context = ctx;
+  if (!ctx.simulated && !ctx.headless) return;
+  source = ctx.simulated ? fromSimulator(ctx.gw) : fromHMI(ctx.gw);
+  images = new ImageStore((appID, name) => source.file(appID, name));
+  // The head unit also changes without the selected app's events (another app, the driver, a
+  // script): while the preview is on screen it looks again each second.
+  setInterval(() => {
+    if (!document.hidden && !$("view-hmi").hidden) redraw();
+  }, 1000);
 }
 
 export function select(app) {
-  current = app;
+  selected = app;
   lastDrawn = null;
+  app.capabilities().then((capabilities) => {
+    const size = capabilities?.registration?.displayCapabilities?.screenParams?.resolution;
+    if (size?.resolutionWidth && size?.resolutionHeight) resolution = { width: size.resolutionWidth, height: size.resolutionHeight };
+    lastDrawn = null;
+    redraw();
+  }, () => {});
   redraw();
 }
 
 export function event(event) {
+  // A file put again is fetched again.
+  if (event.type === "rpc" && ["PutFile", "DeleteFile"].includes(event.data.function) && event.data.params?.syncFileName) {
+    for (const app of lastState?.apps ?? []) images?.forget(app.appID, event.data.params.syncFileName);
+  }
   // Requests and responses may change the screen; notifications (vehicle data at 10 Hz) do not.
   if ((event.type === "rpc" && event.data.type !== "notification") || ["hmiStatus", "connection"].includes(event.type)) redraw();
 }
 
-
-let redrawQueued = false;
-
+/** Draws again after what is drawing now; a burst of events draws once. */
 function redraw() {
-  if (!context?.simulated || !current || redrawQueued) return;
-  // One draw queued at most: a burst of events (the history a selected app opens with) draws once.
-  redrawQueued = true;
+  if (!source || queued) return;
+  queued = true;
   drawing = drawing.then(() => {
-    redrawQueued = false;
+    queued = false;
     return draw();
   }).catch(report);
 }
 
+/** What the driver's clicks do, on the head unit of the app shown. */
+function driverFor(model) {
+  const appID = model?.appID;
+  const after = (promise) => promise.then(() => redraw(), report);
+  return {
+    softButton: (softButtonID, mode) => after(source.press("CUSTOM_BUTTON", { appID, softButtonID, mode })),
+    hardButton: (name, mode) => after(source.press(name, { appID, mode })),
+    command: (cmdID, triggerSource) => after(source.command(appID, cmdID, triggerSource)),
+    answer: (body) => after(source.answer(appID, body)),
+    activate: (id) => after(source.activate(id)),
+  };
+}
+
 async function draw() {
-  const app = current;
-  const [screen, resource] = await Promise.all([context.gw.simulator.screen(app.id), context.gw.request("GET", `/v1/simulator/apps/${encodeURIComponent(app.id)}`)]);
-  if (app !== current) return;
-  // Nothing changed: keep the elements (and what the user is about to click).
-  const signature = JSON.stringify([app.id, screen, resource.hmiLevel, resource.menu, resource.choiceSets]);
+  const state = await source.load(selected?.id);
+  lastState = state;
+  const signature = JSON.stringify([state.signature, resolution, theme, menuPath]);
   if (signature === lastDrawn) return;
   lastDrawn = signature;
-  const show = screen.show ?? {};
-  const root = $("hmi");
-  const title = element("div", { className: "title" }, `${resource.appName} · ${screen.template} · ${resource.hmiLevel}${show.templateTitle ? ` · ${show.templateTitle}` : ""}`);
-  const graphic = show.graphic ? element("div", { className: "graphic", title: "graphic" }, show.graphic.value) : "";
-  const fields = element("div", { className: "fields", id: "hmi-fields" },
-    ...["mainField1", "mainField2", "mainField3", "mainField4"].map((name) => element("div", { dataset: { field: name } }, show[name] ?? "")));
-  const clock = element("div", { className: "clock", id: "hmi-clock" });
-  const buttons = element("div", { className: "softbuttons" }, ...(show.softButtons ?? []).map((button) =>
-    element("button", {
-      type: "button", textContent: button.text ?? button.image?.value ?? `#${button.softButtonID}`,
-      dataset: { softButtonId: button.softButtonID },
-      onclick: () => context.gw.simulator.press("CUSTOM_BUTTON", { appID: app.id, softButtonID: button.softButtonID }).catch(report),
-    })));
-  const menu = resource.menu ?? { subMenus: [], commands: [] };
-  const names = [...menu.subMenus.map((m) => `▸ ${m.menuName}`), ...menu.commands.filter((c) => c.menuParams && !c.menuParams.parentID).map((c) => c.menuParams.menuName)];
-  const menuLine = element("div", { className: "menu" }, names.length ? `Menu: ${names.join(" · ")}` : "");
-  const parts = [graphic, title, fields, clock, buttons, menuLine];
-  if (screen.overlay) parts.push(overlay(app, screen.overlay, resource.choiceSets ?? []));
-  root.replaceChildren(...parts);
-  runClock(screen.mediaClock);
+  const model = state.shown;
+  if (!model || !state.apps.some((app) => app.appID === model.appID)) menuPath = null;
+  const ctx = {
+    images,
+    driver: driverFor(model),
+    goHome: () => (menuPath = null, source.leave(model).then(redraw, report)),
+    openMenu: () => openMenu([]),
+    lockedOut: state.driverDistraction === "DD_ON",
+    menu: {
+      open: (path) => openMenu(path),
+      close: () => closeMenu(model),
+      pick: (cmdID) => {
+        menuPath = null;
+        source.menuContext(model, false).catch(() => {});
+        driverFor(model).command(cmdID, "MENU");
+      },
+    },
+  };
+  function openMenu(path) {
+    if (menuPath === null) source.menuContext(model, true).catch(() => {});
+    menuPath = path;
+    redraw();
+  }
+  function closeMenu() {
+    menuPath = null;
+    source.menuContext(model, false).catch(() => {});
+    redraw();
+  }
+  const screen = element("div", {
+    className: "hu-screen",
+    id: "hmi-screen",
+    dataset: { template: model ? model.template : "LAUNCHER", theme, app: model?.appID ?? "" },
+    style: `aspect-ratio: ${resolution.width} / ${resolution.height}; ${model ? schemeStyle(model, theme) : ""}`,
+  });
+  if (model) {
+    const { header, body } = screenBody(model, ctx);
+    screen.append(header, body);
+    if (menuPath) screen.append(menuSheet(model, ctx, menuPath));
+    const open = popup(model, ctx);
+    if (open) screen.append(open);
+    if (ctx.lockedOut) screen.append(element("div", { className: "hu-lockout", role: "status" }, "Driving: the keyboard and long lists are locked"));
+  } else {
+    screen.append(launcher(state.apps, ctx));
+  }
+  // The bezel keeps the display's proportions at any width (its resolution, scaled to the window).
+  const frame = element("div", { className: "hu-frame", style: `--hu-aspect: ${resolution.width / resolution.height}` }, screen);
+  $("hmi").replaceChildren(toolbar(state, model), element("div", { className: "hu-stage" }, frame, model ? sayPanel(model, ctx) : ""));
 }
 
-function overlay(app, open, choiceSets) {
-  const p = open.parameters ?? {};
-  const box = element("div", { className: "overlay", id: "hmi-overlay", role: "dialog" },
-    element("strong", {}, open.function), " ",
-    element("div", {}, [p.alertText1, p.alertText2, p.alertText3, p.initialText, p.scrollableMessageBody, p.sliderHeader].filter(Boolean).join(" · ")));
-  const answer = (body) => () => context.gw.simulator.answer(app.id, body).then(redraw, report);
-  const actions = element("div", { className: "softbuttons" });
-  if (open.function === "PerformInteraction") {
-    if (p.interactionLayout === "KEYBOARD") {
-      const input = element("input", { "aria-label": "typed text", id: "hmi-keyboard" });
-      actions.append(input, element("button", { type: "button", textContent: "Enter", onclick: () => answer({ text: input.value })() }));
-    }
-    const sets = new Map(choiceSets.map((set) => [set.interactionChoiceSetID, set.choiceSet ?? []]));
-    for (const id of p.interactionChoiceSetIDList ?? []) {
-      for (const choice of sets.get(id) ?? []) {
-        actions.append(element("button", { type: "button", textContent: choice.menuName, onclick: answer({ choiceID: choice.choiceID }) }));
-      }
-    }
-  }
-  for (const button of p.softButtons ?? []) {
-    actions.append(element("button", { type: "button", textContent: button.text ?? `#${button.softButtonID}`,
-      onclick: () => context.gw.simulator.press("CUSTOM_BUTTON", { appID: app.id, softButtonID: button.softButtonID }).then(redraw, report) }));
-  }
-  actions.append(element("button", { type: "button", textContent: "Dismiss", onclick: answer({ result: "ABORTED" }) }));
-  box.append(actions);
-  return box;
-}
-
-function runClock(clock) {
-  clearInterval(clockTimer);
-  const node = $("hmi-clock");
-  if (!clock || !node) return;
-  const started = Date.now();
-  const direction = clock.updateMode === "COUNTDOWN" ? -1 : 1;
-  const position = () => Math.max(0, (clock.currentSeconds ?? clock.positionSeconds ?? 0) + (clock.running ? (direction * (Date.now() - started)) / 1000 : 0));
-  const format = (s) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
-  const end = clock.endTime ? (clock.endTime.hours ?? 0) * 3600 + (clock.endTime.minutes ?? 0) * 60 + (clock.endTime.seconds ?? 0) : null;
-  const tick = () => (node.textContent = `${format(position())}${end ? ` / ${format(end)}` : ""}${clock.running ? " ▶" : " ⏸"}`);
-  tick();
-  if (clock.running) clockTimer = setInterval(tick, 500);
+/** Day and night, the screen's size, and the status line: app, HMI level, audio, system context. */
+function toolbar(state, model) {
+  const choice = (value, label) => element("button", {
+    type: "button", "aria-pressed": String(theme === value), dataset: { theme: value },
+    onclick: () => ((theme = value), redraw()),
+  }, label);
+  const status = model
+    ? `${model.appName} · ${model.hmiLevel} · ${model.audioStreamingState ?? ""} · ${model.systemContext ?? ""}`
+    : `${state.apps.length} app${state.apps.length === 1 ? "" : "s"} · none in FULL`;
+  return element("div", { className: "hu-toolbar" },
+    element("span", { className: "hu-theme", role: "group", "aria-label": "day or night" }, choice("day", "☀ Day"), choice("night", "☾ Night")),
+    element("span", { className: "hu-status", id: "hmi-status" }, status),
+    state.driverDistraction === "DD_ON" ? element("span", { className: "badge warn" }, "driver distraction on") : "",
+    element("span", { className: "muted" }, `${resolution.width} × ${resolution.height}`));
 }

@@ -1,0 +1,136 @@
+// Where the preview reads the head unit from, as one model for headunit/*.js: the simulator's
+// control API (`--simulate`) or the headless HMI's in front of a real SDL Core (`--hmi`). Each
+// source gives `load(selectedGatewayID)` → `{apps, shown, driverDistraction, signature}` and the
+// driver's operations (press, command, answer, activate, leave, menuContext, file).
+
+/** `{hours, minutes, seconds}` in seconds, or null. */
+const seconds = (time) => (time ? (time.hours ?? 0) * 3600 + (time.minutes ?? 0) * 60 + (time.seconds ?? 0) : null);
+
+/** A media clock as the preview runs it (see media.js clockPosition). */
+function clockOf(clock) {
+  if (!clock) return null;
+  const countdown = clock.updateMode === "COUNTDOWN";
+  return {
+    position: clock.currentSeconds ?? clock.positionSeconds ?? seconds(clock.startTime) ?? 0,
+    at: performance.now(),
+    running: Boolean(clock.running ?? (clock.updateMode === "COUNTUP" || countdown)),
+    direction: countdown ? -1 : 1,
+    rate: clock.countRate ?? 1,
+    start: seconds(clock.startTime),
+    end: seconds(clock.endTime),
+    indicator: clock.audioStreamingIndicator,
+  };
+}
+
+/** What changes the picture: the data without the clock's moving position. */
+function signatureOf(value) {
+  return JSON.stringify(value, (key, v) => (["currentSeconds", "remainingMs", "at"].includes(key) ? undefined : v));
+}
+
+const dynamic = (name) => (name ? { value: name, imageType: "DYNAMIC" } : null);
+
+/** The simulated head unit (`/v1/simulator`). */
+export function fromSimulator(gw) {
+  const api = gw.simulator;
+  // Each app's file names: a name the head unit lacks is drawn as missing without a request (and
+  // without the browser logging a 404).
+  const files = new Map();
+  return {
+    async load() {
+      const [apps, distraction] = await Promise.all([api.apps(), api.driverDistractionState().catch(() => null)]);
+      for (const app of apps) files.set(app.appID, new Set(app.files ?? []));
+      const full = apps.find((app) => app.hmiLevel === "FULL");
+      const screen = full ? await api.screen(full.appID).catch(() => null) : null;
+      const list = apps.map((app) => ({ appID: app.appID, appName: app.appName, hmiLevel: app.hmiLevel, icon: dynamic(app.icon) }));
+      const shown = full && screen ? {
+        appID: full.appID,
+        appName: full.appName,
+        isMedia: Boolean(full.isMediaApplication),
+        icon: dynamic(full.icon),
+        hmiLevel: full.hmiLevel,
+        audioStreamingState: full.audioStreamingState,
+        systemContext: full.systemContext,
+        videoStreamingState: full.videoStreamingState,
+        template: screen.template ?? "DEFAULT",
+        show: screen.show ?? {},
+        dayColorScheme: screen.dayColorScheme,
+        nightColorScheme: screen.nightColorScheme,
+        mediaClock: clockOf(screen.mediaClock),
+        globalProperties: screen.globalProperties ?? {},
+        menu: full.menu ?? { commands: [], subMenus: [] },
+        choiceSets: full.choiceSets ?? [],
+        overlay: screen.overlay ?? null,
+      } : null;
+      return { apps: list, shown, driverDistraction: distraction?.state, signature: signatureOf([apps, screen, distraction]) };
+    },
+    press: (button, options) => api.press(button, options),
+    command: (appID, cmdID, triggerSource) => api.command(appID, cmdID, triggerSource),
+    answer: (appID, body) => api.answer(appID, body),
+    activate: (appID) => api.setHMILevel(appID, "FULL"),
+    /** The driver leaves the app for the launcher: a media app plays on (LIMITED), others go BACKGROUND. */
+    leave: (model) => api.setHMILevel(model.appID, model.isMedia ? "LIMITED" : "BACKGROUND"),
+    /** The menu open is system context MENU, as Core tells the app (OnHMIStatus). */
+    menuContext: (model, open) => api.setHMI(model.appID, { systemContext: open ? "MENU" : "MAIN" }),
+    file: async (appID, name) => {
+      if (files.has(appID) && !files.get(appID).has(name)) throw Object.assign(new Error(`${name} is not on the head unit`), { status: 404 });
+      return api.file(appID, name);
+    },
+  };
+}
+
+/** The last path component: Core names an app's file by its full path in its storage folder. */
+const baseName = (value) => String(value ?? "").split(/[\\/]/).pop();
+
+/** Core's UI menu (HMI_API.xml UI.AddSubMenu keeps name and position in `menuParams`). */
+function hmiMenu(screen) {
+  return {
+    commands: screen.menu ?? [],
+    subMenus: (screen.subMenus ?? []).map((m) => ({ ...m.menuParams, ...m, menuName: m.menuParams?.menuName ?? m.menuName, parentID: m.menuParams?.parentID ?? m.parentID, position: m.menuParams?.position ?? m.position })),
+  };
+}
+
+/** An image Core sent (its value a path in Core's storage) by the name the HMI's files route serves. */
+function hmiImages(value) {
+  return JSON.parse(JSON.stringify(value ?? null), (key, v) => (v && typeof v === "object" && v.imageType === "DYNAMIC" && typeof v.value === "string" ? { ...v, value: baseName(v.value) } : v));
+}
+
+/** SDL Core through the in-process headless HMI (`/v1/hmi`). */
+export function fromHMI(gw) {
+  const api = gw.hmi;
+  return {
+    async load() {
+      const [apps, distraction] = await Promise.all([api.apps(), api.driverDistractionState().catch(() => null)]);
+      const full = apps.find((app) => app.hmiLevel === "FULL");
+      const screen = full ? hmiImages(await api.screen(full.appID).catch(() => null)) : null;
+      const list = apps.map((app) => ({ appID: app.appID, appName: app.appName, hmiLevel: app.hmiLevel, icon: hmiImages(app.icon ?? null) }));
+      const waiting = (screen?.interactions ?? []).find((i) => /^UI\.|^TTS\.Speak$/.test(i.method));
+      const shown = full && screen ? {
+        appID: full.appID,
+        appName: full.appName,
+        isMedia: Boolean(screen.isMediaApplication ?? full.isMediaApplication),
+        icon: screen.icon ?? null,
+        hmiLevel: full.hmiLevel,
+        audioStreamingState: full.audioStreamingState ?? "",
+        systemContext: full.systemContext ?? "",
+        template: screen.template ?? screen.layout?.displayLayout ?? "DEFAULT",
+        show: screen.show ?? {},
+        dayColorScheme: screen.dayColorScheme ?? screen.layout?.dayColorScheme,
+        nightColorScheme: screen.nightColorScheme ?? screen.layout?.nightColorScheme,
+        mediaClock: clockOf(screen.mediaClock),
+        globalProperties: screen.globalProperties ?? {},
+        menu: hmiMenu(screen),
+        choiceSets: [],
+        overlay: waiting ? { function: waiting.method.split(".")[1], parameters: waiting.params ?? {}, durationMs: waiting.durationMs, remainingMs: waiting.remainingMs } : null,
+      } : null;
+      return { apps: list, shown, driverDistraction: distraction?.state, signature: signatureOf([apps, screen, distraction]) };
+    },
+    press: (button, options) => api.press(button, options),
+    command: (appID, cmdID, triggerSource) => api.command(appID, cmdID, triggerSource),
+    answer: (appID, body) => api.answer(appID, body),
+    activate: (appID) => api.setHMILevel(appID, "FULL"),
+    leave: (model) => api.setHMILevel(model.appID, model.isMedia ? "LIMITED" : "BACKGROUND"),
+    // Core keeps the system context itself (UI.OnSystemContext is the HMI's to send; not offered here).
+    menuContext: async () => {},
+    file: (appID, name) => api.file(appID, name),
+  };
+}
