@@ -14,6 +14,7 @@ import struct
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 import zlib
 
@@ -28,9 +29,12 @@ def api(method, path, body=None, raw=None, timeout=15):
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
     headers = {"Content-Type": "application/octet-stream" if raw is not None else "application/json"}
     request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        text = response.read()
-        return json.loads(text) if text else None
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            text = response.read()
+            return json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        raise RuntimeError(f"{method} {path}: {error.code} {error.read().decode(errors='replace')}") from None
 
 
 def png(width, height, pixel):
@@ -91,7 +95,7 @@ def compare(fresh, kept):
     if a.size != b.size:
         return 1.0, f"size {a.size} against {b.size}"
     diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 48 else 0)
-    changed = sum(1 for v in diff.getdata() if v)
+    changed = diff.histogram()[255]
     return changed / (a.size[0] * a.size[1]), ""
 
 
@@ -164,7 +168,7 @@ try:
     print(f"ok   {label} an uploaded PNG is drawn with its pixels (naturalWidth 160); a missing one is named")
 
     # A declared screen's soft button: a click is SHORT, a hold of a second LONG.
-    api("PUT", f"/v1/apps/{app}/screen", {"template": "MEDIA", "textFields": ["Now playing"], "softButtons": [{"id": "fav", "text": "Favourite"}]})
+    api("PUT", f"/v1/apps/{app}/screen", {"template": "MEDIA", "textFields": ["Now playing"], "softButtons": [{"id": "fav", "states": [{"name": "off", "text": "Favourite"}]}]})
     browser.click("#hmi-screen .hu-soft-button", "Favourite")
     browser.wait(lambda: events.find("softButton", lambda d: d.get("id") == "fav" and d.get("mode") == "SHORT"), "a softButton event, SHORT")
     held = browser.js("""
@@ -201,6 +205,19 @@ try:
     assert result and result["button"] == "yes", result
     browser.wait(lambda: not browser.find("#hmi-overlay"), "the alert closed")
     print(f"ok   {label} an alert answered by clicking its Yes button (answer button=yes)")
+
+    # Left alone, an alert ends when its time runs out (the bar shows it running), and speech is a
+    # caption for as long as the head unit speaks.
+    answer = in_thread(lambda: api("POST", f"/v1/apps/{app}/rpc/Alert", {"alertText1": "Traffic ahead", "duration": 3000}, timeout=30))
+    browser.wait(lambda: browser.find("#hmi-overlay[data-function=Alert] .hu-countdown"), "the alert with its time running")
+    browser.wait(lambda: not browser.find("#hmi-overlay"), "the alert gone by itself", timeout=20)
+    result = answer()
+    assert result and result["resultCode"] == "SUCCESS", result
+    answer = in_thread(lambda: api("POST", f"/v1/apps/{app}/rpc/Speak", {"ttsChunks": [{"text": "Turn left in two hundred metres", "type": "TEXT"}]}, timeout=30))
+    browser.wait(lambda: "Turn left in two hundred metres" in browser.find("#hmi-overlay.hu-caption").text, "speech as a caption")
+    browser.wait(lambda: not browser.find("#hmi-overlay"), "the caption gone when the speech ends", timeout=20)
+    assert answer()["resultCode"] == "SUCCESS"
+    print(f"ok   {label} an alert left alone ends by itself after its 3 s; Speak is a caption while it speaks")
 
     # A choice, then a keyboard with autocomplete.
     answer = in_thread(lambda: api("POST", f"/v1/apps/{app}/interactions", {"title": "Station", "mode": "MANUAL", "choices": [{"id": "jazz", "text": "Jazz FM", "image": "star.png"}, {"id": "talk", "text": "Talk Radio"}]}, timeout=30))

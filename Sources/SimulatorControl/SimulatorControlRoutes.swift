@@ -66,6 +66,11 @@ public struct SimulatorControlRoutes: ControlRoutes {
                     clock["currentSeconds"] = .double(position)
                     screen = .object((screen.objectValue ?? [:]).merging(["mediaClock": .object(clock)]) { $1 })
                 }
+                // And how long the open pop-up has left before the head unit ends it.
+                if var overlay = screen["overlay"]?.objectValue, let ends = overlay["endsAtUptimeMs"]?.intValue {
+                    overlay["remainingMs"] = .int(max(0, ends - Int64(now.uptimeNanoseconds / 1_000_000)))
+                    screen = .object((screen.objectValue ?? [:]).merging(["overlay": .object(overlay)]) { $1 })
+                }
                 return (screen, [])
             }
         }

@@ -172,6 +172,7 @@ struct SimulatorFileTests {
         #expect(harness.putFile("icon.png", FileSuiteSupport.bytes(300), session: session, on: connection, extra: ["fileType": "GRAPHIC_PNG"])?.resultCode == "SUCCESS")
         #expect(harness.call("SetAppIcon", ["syncFileName": "icon.png"], session: session, on: connection)?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]?.iconFile == "icon.png")
+        #expect(harness.unit.apps[session]?.json["icon"] == "icon.png")  // the launcher draws it
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
     }
 

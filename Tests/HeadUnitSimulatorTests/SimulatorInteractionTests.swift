@@ -21,6 +21,9 @@ struct SimulatorInteractionTests {
         #expect(harness.unit.apps[session]!.systemContext == "ALERT")
         #expect(harness.unit.apps[session]!.screen.overlay?["function"] == "Alert")
         #expect(harness.unit.apps[session]!.screen.overlay?["parameters"]?["alertText1"] == "Hello")
+        // How long it shows and when it ends, for a viewer's countdown.
+        #expect(harness.unit.apps[session]!.screen.overlay?["durationMs"] == 5000)
+        #expect(harness.unit.apps[session]!.screen.overlay?["endsAtUptimeMs"]?.intValue == Int64(harness.now.uptimeNanoseconds / 1_000_000) + 5000)
         harness.advance(by: .milliseconds(4999))
         #expect(harness.response(alert, on: connection) == nil)
         harness.advance(by: .milliseconds(1))

@@ -52,7 +52,7 @@ public struct AppState: Sendable {
 
     /// The app as JSON for the control API.
     public var json: SDLJSON {
-        [
+        var object: [String: SDLJSON] = [
             "appID": .string(appID),
             "appName": .string(appName),
             "session": .int(Int64(sessionID)),
@@ -77,6 +77,9 @@ public struct AppState: Sendable {
             ],
             "choiceSets": .array(choiceSets.keys.sorted().compactMap { choiceSets[$0] }),
         ]
+        // The file SetAppIcon named: the launcher draws it.
+        if let iconFile { object["icon"] = .string(iconFile) }
+        return .object(object)
     }
 }
 

@@ -140,7 +140,12 @@ extension HeadUnit {
             function: request.function, functionID: request.functionID, correlationID: request.correlationID,
             parameters: parameters, timer: timer
         )
-        app.screen.overlay = ["function": .string(request.function), "parameters": parameters]
+        // How long it shows, and when it ends, so a viewer can run the time it has left.
+        let ends = request.now + delay
+        app.screen.overlay = [
+            "function": .string(request.function), "parameters": parameters,
+            "durationMs": .int(delay.nanoseconds / 1_000_000), "endsAtUptimeMs": .int(Int64(ends.uptimeNanoseconds / 1_000_000)),
+        ]
         apps[request.sessionID] = app
         if let context = Self.systemContext(of: request.function, parameters: parameters) {
             setHMIStatus(session: request.sessionID, systemContext: context, now: request.now)

@@ -100,11 +100,14 @@ function performInteraction(p, model, ctx) {
     return element("div", { className: "hu-popup hu-interaction keyboard" }, head, keyboard(model, ctx, choicesOf(p, model)));
   }
   const tiles = layout === "ICON_ONLY" || layout === "ICON_WITH_SEARCH" || layout === "TILES";
-  const choices = choicesOf(p, model).map((choice) => element("button", {
+  const all = choicesOf(p, model);
+  // When any choice has an image, the others keep its room, so the names line up.
+  const anyImage = all.some((choice) => choice.image);
+  const choices = all.map((choice) => element("button", {
     type: "button", className: "hu-choice", dataset: { choiceId: choice.choiceID },
     onclick: () => ctx.driver.answer({ choiceID: choice.choiceID, triggerSource: "MENU" }),
   },
-  imageElement(ctx.images, model.appID, choice.image, "choice"),
+  imageElement(ctx.images, model.appID, choice.image, "choice") || (anyImage ? element("span", { className: "hu-img hu-img-choice blank" }) : ""),
   element("span", { className: "texts" },
     element("span", { className: "label" }, choice.menuName ?? ""),
     choice.secondaryText ? element("small", {}, choice.secondaryText) : "",
