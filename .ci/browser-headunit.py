@@ -237,6 +237,18 @@ try:
     assert result and result["text"] == "Paris", result
     print(f"ok   {label} a choice clicked (talk), and 'pa' typed on the keyboard completed to Paris")
 
+    # Driving (driver distraction on): the keyboard is locked; the driver can only close it.
+    api("PUT", "/v1/simulator/driver-distraction", {"state": "DD_ON"})
+    answer = in_thread(lambda: api("POST", f"/v1/apps/{app}/interactions", {"title": "City", "keyboard": {"layout": "QWERTY"}}, timeout=30))
+    browser.wait(lambda: browser.js("const k = document.getElementById('hmi-keyboard'); return k && k.disabled") and browser.find("#hmi-screen .hu-lockout"), "the keyboard locked while driving")
+    assert browser.js("return [...document.querySelectorAll('#hmi-overlay .hu-key')].every((k) => k.disabled)")
+    browser.click("#hmi-overlay .hu-close")
+    result = answer()
+    assert result and result["result"] == "ABORTED", result
+    api("PUT", "/v1/simulator/driver-distraction", {"state": "DD_OFF"})
+    browser.wait(lambda: not browser.find("#hmi-screen .hu-lockout"), "unlocked when parked")
+    print(f"ok   {label} with driver distraction on the keyboard is locked and can only be closed (ABORTED)")
+
     # A slider moved to 4 of 5 and saved.
     answer = in_thread(lambda: api("POST", f"/v1/apps/{app}/rpc/Slider", {"numTicks": 5, "position": 1, "sliderHeader": "Volume", "sliderFooter": ["Low", "2", "3", "4", "High"], "timeout": 20000}, timeout=30))
     browser.wait(lambda: browser.find("#hmi-slider"), "the slider drawn")

@@ -125,7 +125,7 @@ async function draw() {
     if (menuPath) screen.append(menuSheet(model, ctx, menuPath));
     const open = popup(model, ctx);
     if (open) screen.append(open);
-    if (ctx.lockedOut) screen.append(element("div", { className: "hu-lockout", role: "status" }, "Driving: the keyboard and long lists are locked"));
+    if (ctx.lockedOut) screen.append(element("div", { className: "hu-lockout", role: "status" }, "Driving: the keyboard is locked"));
   } else {
     screen.append(launcher(state.apps, ctx));
   }

@@ -149,6 +149,12 @@ function keyboard(model, ctx, choices) {
     key("", "⌫", () => ((input.value = input.value.slice(0, -1)), suggest())),
     key(" ", "space"),
     element("button", { type: "button", className: "hu-key enter", id: "hmi-keyboard-enter", onclick: submit }, "Enter")));
+  // While driving (driver distraction on) a head unit locks the keyboard: the driver can only close it.
+  if (ctx.lockedOut) {
+    input.disabled = true;
+    input.placeholder = "The keyboard is locked while driving";
+    for (const row of rows) for (const button of row.querySelectorAll("button")) button.disabled = true;
+  }
   return element("div", { className: "hu-keyboard" }, element("div", { className: "hu-keyboard-field" }, input, suggestions), ...rows);
 }
 
