@@ -94,6 +94,13 @@ function hmiImages(value) {
   return JSON.parse(JSON.stringify(value ?? null), (key, v) => (v && typeof v === "object" && v.imageType === "DYNAMIC" && typeof v.value === "string" ? { ...v, value: baseName(v.value) } : v));
 }
 
+/** UI.Show's fields by their mobile names: Core sends text as `showStrings` ({fieldName, fieldText}). */
+function hmiShow(show) {
+  const fields = { ...(show ?? {}) };
+  for (const { fieldName, fieldText } of show?.showStrings ?? []) if (fieldName && !(fieldName in fields)) fields[fieldName] = fieldText;
+  return fields;
+}
+
 /** SDL Core through the in-process headless HMI (`/v1/hmi`). */
 export function fromHMI(gw) {
   const api = gw.hmi;
@@ -113,7 +120,7 @@ export function fromHMI(gw) {
         audioStreamingState: full.audioStreamingState ?? "",
         systemContext: full.systemContext ?? "",
         template: screen.template ?? screen.layout?.displayLayout ?? "DEFAULT",
-        show: screen.show ?? {},
+        show: hmiShow(screen.show),
         dayColorScheme: screen.dayColorScheme ?? screen.layout?.dayColorScheme,
         nightColorScheme: screen.nightColorScheme ?? screen.layout?.nightColorScheme,
         mediaClock: clockOf(screen.mediaClock),
