@@ -70,8 +70,17 @@ function add(event) {
     fill(top, event);
     return;
   }
-  const item = element("li", { className: kind(entry), dataset: { function: entry.function, count: "1" } },
-    element("details", {}, element("summary"), element("pre")));
+  const summary = element("summary", {}, element("span", { className: "line" }));
+  // The mute button is made once: a repeating entry redraws its line, not the button under the pointer.
+  if (entry.type === "notification") {
+    const mute = element("button", { type: "button", className: "mute", textContent: "Mute", title: `Hide ${entry.function} from the console (it is still exported)` });
+    mute.onclick = (click) => {
+      click.preventDefault();
+      muteFunction(entry.function);
+    };
+    summary.append(" ", mute);
+  }
+  const item = element("li", { className: kind(entry), dataset: { function: entry.function, count: "1" } }, element("details", {}, summary, element("pre")));
   fill(item, event);
   list.prepend(item);
   while (list.children.length > LIMIT) list.lastElementChild.remove();
@@ -87,7 +96,7 @@ function kind(entry) {
 /** An entry's line: time, direction, function and kind, result, latency, the count of repeats. */
 function fill(item, event) {
   const entry = event.data;
-  const summary = item.querySelector("summary");
+  const line = item.querySelector("summary > .line");
   const result = entry.params?.resultCode;
   const repeats = Number(item.dataset.count);
   const parts = [
@@ -101,15 +110,7 @@ function fill(item, event) {
   // A notification carries a placeholder correlation id (0xFFFFFFFF, docs/protocol.md §k): only requests and responses show theirs.
   if (entry.type !== "notification" && entry.correlationID !== undefined) parts.push(element("span", { className: "muted", textContent: `#${entry.correlationID}` }));
   if (repeats > 1) parts.push(element("span", { className: "badge repeat", textContent: `×${repeats}`, title: `${repeats} in a row; the latest shown` }));
-  if (entry.type === "notification") {
-    const mute = element("button", { type: "button", className: "mute", textContent: "Mute", title: `Hide ${entry.function} from the console (it is still exported)` });
-    mute.onclick = (click) => {
-      click.preventDefault();
-      muteFunction(entry.function);
-    };
-    parts.push(mute);
-  }
-  summary.replaceChildren(...parts);
+  line.replaceChildren(...parts.flatMap((part, index) => (index ? [" ", part] : [part])));
   item.querySelector("pre").textContent = JSON.stringify(entry.params ?? {}, null, 2);
 }
 
@@ -125,18 +126,25 @@ function muteFunction(name) {
   count();
 }
 
+/** The muted functions as chips (each updated in place: a click on one never meets a redrawn chip). */
 function showMuted() {
   const row = $("console-muted");
   row.hidden = muted.size === 0;
-  row.replaceChildren(element("span", { className: "muted", textContent: "Muted:" }), ...[...muted].map(([name, dropped]) => {
-    const chip = element("button", { type: "button", className: "chip", title: `Show ${name} again`, dataset: { function: name } },
-      `${name}${dropped ? ` (${dropped} hidden)` : ""} `, element("span", { "aria-hidden": "true", textContent: "✕" }));
-    chip.onclick = () => {
-      muted.delete(name);
-      showMuted();
-    };
-    return chip;
-  }));
+  if (!row.firstElementChild) row.append(element("span", { className: "muted", textContent: "Muted:" }));
+  for (const chip of row.querySelectorAll("button.chip")) if (!muted.has(chip.dataset.function)) chip.remove();
+  for (const [name, dropped] of muted) {
+    let chip = row.querySelector(`button.chip[data-function="${CSS.escape(name)}"]`);
+    if (!chip) {
+      chip = element("button", { type: "button", className: "chip", title: `Show ${name} again`, dataset: { function: name } },
+        element("span", { className: "label" }), " ", element("span", { "aria-hidden": "true", textContent: "✕" }));
+      chip.onclick = () => {
+        muted.delete(name);
+        showMuted();
+      };
+      row.append(chip);
+    }
+    chip.querySelector(".label").textContent = `${name}${dropped ? ` (${dropped} hidden)` : ""}`;
+  }
 }
 
 function showWaiting() {

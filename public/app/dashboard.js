@@ -48,8 +48,8 @@ function logEvent(event) {
   const time = event.time ? new Date(event.time) : new Date();
   const clock = `${time.toTimeString().slice(0, 8)}.${String(time.getMilliseconds()).padStart(3, "0")}`;
   const line = element("li", { dataset: { seq: String(event.seq ?? ""), type: event.type }, title: JSON.stringify(event.data) },
-    element("time", { dateTime: event.time ?? time.toISOString(), textContent: clock }),
-    element("span", { className: "type", textContent: event.type }),
+    element("time", { dateTime: event.time ?? time.toISOString(), textContent: clock }), " ",
+    element("span", { className: "type", textContent: event.type }), " ",
     element("span", { className: "what", textContent: summary(event.type, event.data ?? {}) }));
   $("events").prepend(line);
   while ($("events").children.length > EVENTS_SHOWN) $("events").lastElementChild.remove();
@@ -57,7 +57,7 @@ function logEvent(event) {
 
 /** An event's data in words. */
 function summary(type, data) {
-  const join = (...values) => values.filter((value) => value !== undefined && value !== null && value !== "").join(" · ");
+  const join = (...values) => values.filter((value) => value !== undefined && value !== null && value !== "" && value !== false).join(" · ");
   switch (type) {
     case "connection": return join(data.state, data.detail);
     case "hmiStatus": return join(data.hmiLevel, data.audioStreamingState, data.systemContext, data.videoStreamingState);

@@ -22,6 +22,10 @@ const CONNECTION = { registered: "on", connecting: "", reconnecting: "warn", fai
 // The selected app's event listener; declared before the first await, which may select an app.
 let unsubscribe = () => {};
 let asked = 0;
+/** What the app list last showed. */
+let lastShown = "";
+/** How often the app list is read again (apps that scripts register or remove appear). */
+const APPS_EVERY_MS = 2000;
 
 const gw = await connect({
   token: sessionStorage.getItem(TOKEN_KEY) ?? undefined,
@@ -46,6 +50,7 @@ if (gw) {
   for (const view of views) view.init?.(context);
   showStatus();
   await refreshApps();
+  setInterval(() => document.visibilityState === "visible" && refreshApps(), APPS_EVERY_MS);
 }
 
 function showStatus() {
@@ -105,7 +110,10 @@ export async function refreshApps() {
     $("apps").replaceChildren(element("li", { className: "empty bad", textContent: describeError(error) }));
     return;
   }
-  // An entry asking to confirm an unregistration stays as it is.
+  // Drawn again only when something shown changed; an entry asking to confirm an unregistration stays as it is.
+  const shown = JSON.stringify([context.app?.id, apps.map((app) => [app.id, app.appName, app.connection, app.hmiLevel])]);
+  if (shown === lastShown && $("apps").children.length) return;
+  lastShown = shown;
   const confirming = $("apps").querySelector("li.confirming")?.dataset.app;
   $("apps").replaceChildren(...apps.map((app) => (app.id === confirming ? $("apps").querySelector("li.confirming") : entry(app))));
   if (!apps.length) $("apps").append(element("li", { className: "empty", textContent: "no apps" }));
@@ -139,6 +147,7 @@ function confirmRemoval(item, app, remove) {
   remove.replaceWith(question);
   no.onclick = () => {
     item.classList.remove("confirming");
+    lastShown = "";
     refreshApps();
   };
   yes.onclick = async () => {
@@ -150,6 +159,7 @@ function confirmRemoval(item, app, remove) {
         context.app = null;
       }
       item.classList.remove("confirming");
+      lastShown = "";
       await refreshApps();
     } catch (error) {
       yes.disabled = false;
