@@ -190,7 +190,12 @@ async function send() {
     const response = await app.rpc[name](params);
     respond(response, response?.resultCode ?? "answered", response?.success === false ? "alarm" : "on");
   } catch (error) {
-    if (!error.problem) throw error;
+    // The head unit's or the gateway's answer to the request shows as the response; a refused
+    // credential (401, 403) is no answer of the request's: it shows next to Send.
+    if (!error.problem || [401, 403].includes(error.status)) {
+      respond("not sent", `${error.status ?? "error"}`, "alarm");
+      throw error;
+    }
     respond(error.problem, error.problem.resultCode ?? `${error.status} ${error.code}`, "alarm");
   }
 }
