@@ -95,6 +95,15 @@ def shot(name):
         driver.save_screenshot(str(screenshots / f"{name}.png"))
 
 
+# The panels talk to the gateway only through the browser client's documented methods: no raw
+# request, no fetch. (The HMI preview, hmi.js, still reads GET /v1/simulator/apps/{id} raw;
+# gw.simulator.app(id) is there for it.)
+RAW_EXEMPT = {"hmi.js"}
+for panel in sorted((pathlib.Path(__file__).parent.parent / "public" / "app").glob("*.js")):
+    raw = [line.strip() for line in panel.read_text().splitlines() if ".request(" in line or "fetch(" in line]
+    assert panel.name in RAW_EXEMPT or not raw, f"{panel.name} calls the API raw: {raw}"
+print("ok   the page's panels call the gateway only through the client's methods")
+
 failed = False
 try:
     # Every page of the gateway loads with nothing in the console: its icon included.
