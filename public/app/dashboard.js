@@ -143,8 +143,10 @@ function plot(canvas, points, newest, unit) {
   const muted = style.getPropertyValue("--muted").trim();
   const values = points.map(([, v]) => v);
   const [min, max] = [Math.min(...values), Math.max(...values)];
-  const [left, right, top, bottom] = [52, 4, 6, height - 14];
   context.font = "10px system-ui, sans-serif";
+  const labels = [`${round(max)} ${unit}`.trim(), `${round(min)} ${unit}`.trim()];
+  // The plot starts right of its widest label.
+  const [left, right, top, bottom] = [Math.ceil(Math.max(...labels.map((label) => context.measureText(label).width))) + 8, 4, 6, height - 14];
   context.fillStyle = muted;
   context.strokeStyle = style.getPropertyValue("--line").trim();
   context.lineWidth = 1;
@@ -158,12 +160,12 @@ function plot(canvas, points, newest, unit) {
   context.textAlign = "right";
   context.textBaseline = "top";
   if (max !== min) {
-    context.fillText(`${round(max)} ${unit}`.trim(), left - 4, top);
+    context.fillText(labels[0], left - 4, top);
     context.textBaseline = "bottom";
-    context.fillText(`${round(min)} ${unit}`.trim(), left - 4, bottom);
+    context.fillText(labels[1], left - 4, bottom);
   } else {
     context.textBaseline = "middle";
-    context.fillText(`${round(min)} ${unit}`.trim(), left - 4, (top + bottom) / 2);
+    context.fillText(labels[1], left - 4, (top + bottom) / 2);
   }
   if (!points.length) return;
   context.strokeStyle = style.getPropertyValue("--accent").trim();
