@@ -6,6 +6,10 @@
 //   await app.rpc.Show({ mainField1: "Hi" });
 //   app.on("vehicleData", (data) => console.log(data.speed));
 //   const { blob } = await app.audio.record({ seconds: 2 });   // the car's microphone, as a WAV Blob
+//   await app.batch([{ function: "Show", params: { mainField1: "A" } }]);   // several requests, one call
+//   const image = await gw.spec.type("Image");                 // the RPC spec: functions and types
+//   await gw.simulator.setFeed({ playing: false });            // the simulator: feed, faults, vehicle data
+//   gw.scope;                                                  // "read" once the gateway answered 403 forbidden
 //
 // Everything goes through the gateway's public API (openapi.yaml). Problems come back as
 // thrown GatewayProblem errors carrying the RFC 9457 problem document.

@@ -33,7 +33,12 @@ export function describeError(error) {
  */
 export function note(text, near, kind = "error") {
   const box = element("span", { className: `note ${kind}`, role: kind === "error" ? "alert" : "status", textContent: text });
-  if (near?.isConnected) {
+  // In a row of controls, the note goes on a line of its own under them (the row keeps its order).
+  const row = near?.closest?.(".row, .slider");
+  if (row) {
+    row.querySelectorAll(":scope > .note").forEach((old) => old.remove());
+    row.append(box);
+  } else if (near?.isConnected) {
     near.parentElement.querySelectorAll(":scope > .note").forEach((old) => old.remove());
     near.after(box);
   } else {
