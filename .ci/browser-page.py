@@ -211,7 +211,6 @@ try:
     gps = driver.find_element(By.CSS_SELECTOR, "#vd-gps td:nth-child(2)").text
     assert re.match(r"\d+\.\d{5}° [NS], \d+\.\d{5}° [EW]", gps), gps
     print("ok   the GPS shows as latitude and longitude with 5 decimals, and its track once it has data:", gps)
-    shot("dashboard")
 
     # The console: kinds by name, no notification's placeholder correlation id, repeats in one entry.
     tab("console")
@@ -254,6 +253,9 @@ try:
     assert exported["name"].startswith("demo-app-console-") and exported["name"].endswith(".jsonl"), exported["name"]
     assert lines and all(line["type"] == "rpc" for line in lines) and int(exported["count"].split()[0]) >= len(lines) > 10, (len(lines), exported["count"])
     print(f"ok   the console exports as JSON lines ({len(lines)} rpc events in {exported['name']})")
+
+    tab("dashboard")  # the plots have had the feed's data for a while
+    shot("dashboard")
 
     # Unregister from the list, after a confirmation.
     api("POST", "/v1/apps", {"id": "temp", "appName": "Temp", "appID": "temp-app"})

@@ -107,10 +107,16 @@ function vehicle(data, time) {
       row = $("vehicle").tBodies[0].insertRow();
       row.id = `vd-${name}`;
       row.insertCell().textContent = name;
-      row.insertCell().className = "value";
-      const plot = row.insertCell();
-      plot.className = "plot";
-      if (typeof value === "number") plot.append(element("canvas", { className: "spark", width: 480, height: 64, "aria-label": `${name} over the last minute`, role: "img" }));
+      const cell = row.insertCell();
+      cell.className = "value";
+      // A number has its plot; anything else (the GPS, a struct) has the room of both columns.
+      if (typeof value === "number") {
+        const plot = row.insertCell();
+        plot.className = "plot";
+        plot.append(element("canvas", { className: "spark", width: 480, height: 64, "aria-label": `${name} over the last minute`, role: "img" }));
+      } else {
+        cell.colSpan = 2;
+      }
     }
     row.cells[1].textContent = format(name, value);
     row.cells[1].title = JSON.stringify(value);
@@ -123,7 +129,7 @@ function vehicle(data, time) {
       while (points.length && points[0][0] < newest - WINDOW_MS) points.shift();
       history.set(name, points);
       row.dataset.points = String(points.length);
-      const canvas = row.cells[2].querySelector("canvas");
+      const canvas = row.cells[2]?.querySelector("canvas");
       if (canvas) plot(canvas, points, newest, UNITS[name] ?? "");
     }
   }
