@@ -40,11 +40,12 @@ try:
 
     client.execute_script("sessionStorage.setItem('sdl-gateway.token', arguments[0])", script_args=[token])
     client.navigate(base + "/")
-    wait(lambda c: c.find_element("css selector", "#apps li.empty").text == "no apps", "the page lists no apps")
+    # Read in one script: the app list is redrawn as it changes, which would make a found element stale.
+    texts = lambda c, selector: c.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)", script_args=[selector])
+    wait(lambda c: texts(c, "#apps li.empty") == ["no apps"], "the page lists no apps")
     assert client.find_element("id", "forget").is_displayed(), "Forget token hidden while a token is in use"
     client.find_element("id", "register").click()
-    badges = lambda c: [b.text for b in c.find_elements("css selector", "#apps li[data-app='demo-app'] .badge")]
-    wait(lambda c: badges(c) == ["registered", "FULL"], "the app registered and FULL")
+    wait(lambda c: texts(c, "#apps li[data-app='demo-app'] .badge") == ["registered", "FULL"], "the app registered and FULL")
     client.find_element("id", "tab-builder").click()
     field = wait(lambda c: c.find_element("css selector", "#params .param[data-name=mainField1] .value"), "the builder's form")
     field.send_keys("Hello from Firefox")
