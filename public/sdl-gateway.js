@@ -50,8 +50,8 @@ export class GatewayProblem extends Error {
  * @param {string} [options.base] the gateway's URL; the page's origin by default
  * @param {string} [options.token] a bearer token (`--token`), if the gateway has tokens
  * @param {() => (string|null|Promise<string|null>)} [options.askForToken] asked when the gateway
- *   answers 401, again after each 401 (a wrong token) until it returns nothing; the token it
- *   returns is used from then on
+ *   answers 401, again after each 401 (a wrong token) until it returns nothing or the token
+ *   just refused; the token it returns is used from then on
  * @param {(scope: "read"|"control") => void} [options.onScope] told what the client learnt of
  *   its token's scope (see `Gateway.scope`)
  * @returns {Promise<Gateway>}
@@ -215,7 +215,8 @@ export class Gateway {
     const response = await fetch(this.base + path, { method, headers, body: payload });
     if (response.status === 401 && this._askForToken) {
       const token = (await this._askForToken())?.trim();
-      if (token) {
+      // The same token again would be refused again: only a new one is tried.
+      if (token && token !== this.token) {
         this.token = token;
         this.scope = null;
         return this.request(method, path, body, { raw });
