@@ -129,6 +129,28 @@ const raw = (method, path, body) =>
   const [closed, reopened] = [states.find((s) => s.state === "closed"), states.find((s) => s.state === "open")];
   await until(() => events.some((e) => e.seq > closed.lastSeq && e.type === "connection" && e.data.state === "registered"), "events of the new app");
   check("reconnects with since after the gateway closed the socket", reopened.since === closed.lastSeq && closed.lastSeq >= before, `since ${reopened.since}, last seq at the close ${closed.lastSeq}, before the delete ${before}`);
+  // What the page's panels use, as documented methods of the client.
+  const showSpec = await gw.spec.function("Show");
+  const image = await gw.spec.type("Image");
+  check("gw.spec.function and gw.spec.type read the RPC spec", showSpec.parameters.some((p) => p.name === "mainField1") && image.kind === "struct", image.kind);
+  const batch = await app.batch([{ function: "Show", params: { mainField1: "Batch 1" } }, { function: "Show", params: { mainField1: "Batch 2" } }], { mode: "sequential" });
+  check("app.batch sends several requests in one call", batch.results.length === 2 && batch.results.every((r) => r.status === 200), JSON.stringify(batch.results.map((r) => r.status)));
+  const paused = await gw.simulator.setFeed({ playing: false });
+  const feed = await gw.simulator.feed();
+  await gw.simulator.setFeed({ playing: true });
+  check("gw.simulator.feed and setFeed read and pause the feed", paused.playing === false && feed.playing === false && typeof feed.elapsedSeconds === "number", JSON.stringify(feed));
+  await gw.simulator.addFault({ function: "Alert", resultCode: "REJECTED" });
+  const faults = await gw.simulator.faults();
+  await gw.simulator.clearFaults();
+  check("gw.simulator.addFault, faults and clearFaults", faults.some((f) => f.function === "Alert" && f.resultCode === "REJECTED") && (await gw.simulator.faults()).length === 0, JSON.stringify(faults));
+  await gw.simulator.vehicleData({ speed: 33 });
+  const held = await gw.simulator.currentVehicleData();
+  await gw.simulator.vehicleData({ speed: null });
+  check("gw.simulator.currentVehicleData reads the values apps see", held.speed === 33 && typeof held.rpm === "number", `speed ${held.speed}`);
+  check("gw.scope is control once a control request succeeded", gw.scope === "control", gw.scope);
+  const answers = ["not-the-token", token];
+  const again = await m.connect({ askForToken: () => answers.shift() });
+  check("a wrong token is asked for again", answers.length === 0 && again.token === token, `${answers.length} answers left`);
   await gw.apps.remove("client");
   gw.close();
 })().then(() => done(results), (error) => done(results.concat([["unexpected error", false, `${error} ${error.stack ?? ""}`]])));

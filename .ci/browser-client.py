@@ -59,7 +59,7 @@ try:
     driver.get(base + "/")
     def pick(d):
         # The list is drawn again as events arrive: find and click in one go, again if it went stale.
-        button = next((b for b in d.find_elements(By.CSS_SELECTOR, "#app-list button") if "(media-player)" in b.text), None)
+        button = next(iter(d.find_elements(By.CSS_SELECTOR, "#apps li[data-app=media-player] button.select")), None)
         return button is not None and (button.click() or True)
 
     WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException]).until(pick)

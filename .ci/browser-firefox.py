@@ -40,9 +40,12 @@ try:
 
     client.execute_script("sessionStorage.setItem('sdl-gateway.token', arguments[0])", script_args=[token])
     client.navigate(base + "/")
-    wait(lambda c: c.find_element("id", "apps").text == "no apps", "the page lists no apps")
+    # Read in one script: the app list is redrawn as it changes, which would make a found element stale.
+    texts = lambda c, selector: c.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)", script_args=[selector])
+    wait(lambda c: texts(c, "#apps li.empty") == ["no apps"], "the page lists no apps")
+    assert client.find_element("id", "forget").is_displayed(), "Forget token hidden while a token is in use"
     client.find_element("id", "register").click()
-    wait(lambda c: "registered FULL" in c.find_element("id", "apps").text, "the app registered and FULL")
+    wait(lambda c: texts(c, "#apps li[data-app='demo-app'] .badge") == ["registered", "FULL"], "the app registered and FULL")
     client.find_element("id", "tab-builder").click()
     field = wait(lambda c: c.find_element("css selector", "#params .param[data-name=mainField1] .value"), "the builder's form")
     field.send_keys("Hello from Firefox")
@@ -50,6 +53,13 @@ try:
     client.find_element("id", "tab-hmi").click()
     wait(lambda c: "Hello from Firefox" in c.find_element("id", "hmi-fields").text, "Show in the HMI preview")
     print("ok   firefox: the page registers an app, and Show from the builder is in the HMI preview")
+    # 420 px wide, dark or light as the system has it: nothing scrolls sideways.
+    client.set_window_rect(width=420, height=900)
+    for name in ["dashboard", "builder", "console", "files", "simulator"]:
+        client.find_element("id", f"tab-{name}").click()
+        widths = client.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], (name, widths)
+    print("ok   firefox: at 420 px wide no view scrolls sideways")
 except Exception as error:  # report, save what shows the failure, fail the step
     print(f"FAIL firefox: {type(error).__name__}: {error}")
     failed = True

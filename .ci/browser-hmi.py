@@ -91,7 +91,7 @@ try:
     print("ok   the page finds SDL Core's headless HMI (serve --hmi)")
 
     def pick(d):
-        button = next((b for b in d.find_elements(By.CSS_SELECTOR, "#app-list button") if "(bench)" in b.text), None)
+        button = next(iter(d.find_elements(By.CSS_SELECTOR, "#apps li[data-app=bench] button.select")), None)
         return button is not None and (button.click() or True)
 
     wait.until(pick)

@@ -6,6 +6,10 @@
 //   await app.rpc.Show({ mainField1: "Hi" });
 //   app.on("vehicleData", (data) => console.log(data.speed));
 //   const { blob } = await app.audio.record({ seconds: 2 });   // the car's microphone, as a WAV Blob
+//   await app.batch([{ function: "Show", params: { mainField1: "A" } }]);   // several requests, one call
+//   const image = await gw.spec.type("Image");                 // the RPC spec: functions and types
+//   await gw.simulator.setFeed({ playing: false });            // the simulator: feed, faults, vehicle data
+//   gw.scope;                                                  // "read" once the gateway answered 403 forbidden
 //
 // Everything goes through the gateway's public API (openapi.yaml). Problems come back as
 // thrown GatewayProblem errors carrying the RFC 9457 problem document.
@@ -45,8 +49,11 @@ export class GatewayProblem extends Error {
  * @param {object} [options]
  * @param {string} [options.base] the gateway's URL; the page's origin by default
  * @param {string} [options.token] a bearer token (`--token`), if the gateway has tokens
- * @param {() => (string|null|Promise<string|null>)} [options.askForToken] asked once when the
- *   gateway answers 401; the token it returns is used from then on
+ * @param {() => (string|null|Promise<string|null>)} [options.askForToken] asked when the gateway
+ *   answers 401, again after each 401 (a wrong token) until it returns nothing or the token
+ *   just refused; the token it returns is used from then on
+ * @param {(scope: "read"|"control") => void} [options.onScope] told what the client learnt of
+ *   its token's scope (see `Gateway.scope`)
  * @returns {Promise<Gateway>}
  */
 export async function connect(options = {}) {
@@ -57,13 +64,21 @@ export async function connect(options = {}) {
 
 /** A connection to one gateway: its apps, its image store, its simulator or headless HMI. */
 export class Gateway {
-  /** @param {{base?: string, token?: string, askForToken?: Function}} options */
-  constructor({ base, token, askForToken } = {}) {
+  /** @param {{base?: string, token?: string, askForToken?: Function, onScope?: Function}} options */
+  constructor({ base, token, askForToken, onScope } = {}) {
     /** The gateway's URL, without a trailing slash. */
     this.base = (base ?? globalThis.location?.origin ?? "").replace(/\/$/, "");
     /** The bearer token in use, if any. */
     this.token = token ?? null;
     this._askForToken = askForToken;
+    this._onScope = onScope;
+    /**
+     * What the client learnt of its credential's scope: `null` until it knows, `"read"` after the
+     * gateway answered 403 `forbidden` (a read-only token), `"control"` after a request that
+     * needs control succeeded, or at once without tokens. The API tells no scope up front: the
+     * client learns it from the answers.
+     */
+    this.scope = null;
     /** @type {Set<string>} the request functions of the gateway's RPC spec */
     this.functions = new Set();
     /** The RPC spec version. */
@@ -95,7 +110,7 @@ export class Gateway {
         await this.request("PUT", `/v1/apps/${enc(id)}`, { id, ...params });
         return this.app(id);
       },
-      /** Unregisters and forgets an app. */
+      /** Unregisters and forgets an app (`DELETE /v1/apps/{id}`). */
       remove: async (id) => {
         this._apps.get(id)?.close();
         this._apps.delete(id);
@@ -109,9 +124,17 @@ export class Gateway {
       put: async (name, bytes) => this.request("PUT", `/v1/images/${enc(name)}`, bytes, { raw: true }),
       remove: async (name) => this.request("DELETE", `/v1/images/${enc(name)}`),
     };
+    this.spec = {
+      /** One function of the RPC spec (`GET /v1/spec/functions/{name}`): its parameters and a template. */
+      function: async (name) => this.request("GET", `/v1/spec/functions/${enc(name)}`),
+      /** One struct or enum of the RPC spec (`GET /v1/spec/types/{name}`). */
+      type: async (name) => this.request("GET", `/v1/spec/types/${enc(name)}`),
+    };
     this.simulator = {
       /** The simulated head unit's apps. */
       apps: async () => this.request("GET", "/v1/simulator/apps"),
+      /** What the simulated head unit holds for one app (HMI level, menu, subscriptions …). */
+      app: async (app) => this.request("GET", `/v1/simulator/apps/${enc(app)}`),
       /** What the simulated screen shows for an app (a gateway app id or an SDL appID). */
       screen: async (app) => this.request("GET", `/v1/simulator/apps/${enc(app)}/screen`),
       /** Sets an app's HMI level (`FULL`, `LIMITED`, `BACKGROUND`, `NONE`). */
@@ -128,11 +151,23 @@ export class Gateway {
       answer: async (app, answer) => this.request("POST", `/v1/simulator/apps/${enc(app)}/interaction`, answer),
       /** Sets vehicle data values (`{speed: 42}`; `null` goes back to the feed). */
       vehicleData: async (values) => this.request("PUT", "/v1/simulator/vehicle-data", values),
+      /** The vehicle data apps see now: the feed's values with the overrides over them. */
+      currentVehicleData: async () => this.request("GET", "/v1/simulator/vehicle-data"),
       driverDistraction: async (state) => this.request("PUT", "/v1/simulator/driver-distraction", { state }),
       /** `{state}`: DD_ON or DD_OFF. */
       driverDistractionState: async () => this.request("GET", "/v1/simulator/driver-distraction"),
       /** The simulator's traffic log, newest last. */
       log: async (limit = 100) => this.request("GET", `/v1/simulator/log?limit=${limit}`),
+      /** The vehicle data feed: `{source, playing, elapsedSeconds}`. */
+      feed: async () => this.request("GET", "/v1/simulator/feed"),
+      /** Pauses (`{playing: false}`), plays on (`{playing: true}`) or restarts (`{restart: true}`) the feed. */
+      setFeed: async (change) => this.request("PUT", "/v1/simulator/feed", change),
+      /** The faults in force, oldest first. */
+      faults: async () => this.request("GET", "/v1/simulator/faults"),
+      /** Injects a fault: `{function, resultCode | delayMs | hang | dropConnection}` or a `burst`. */
+      addFault: async (fault) => this.request("POST", "/v1/simulator/faults", fault),
+      /** Clears every fault. */
+      clearFaults: async () => this.request("DELETE", "/v1/simulator/faults"),
     };
     /** The headless HMI of a real SDL Core (`serve --hmi`): the simulator's driving operations on Core. */
     this.hmi = {
@@ -151,6 +186,8 @@ export class Gateway {
       /** A file Core named for the app (its storage folder, when the gateway can read it), as a Blob. */
       file: async (app, name) => this.blob(`/v1/hmi/apps/${enc(app)}/files/${enc(name)}`),
       vehicleData: async (values) => this.request("PUT", "/v1/hmi/vehicle-data", values),
+      /** The vehicle data the HMI gives Core now (the drive's, with the overrides over it). */
+      currentVehicleData: async () => this.request("GET", "/v1/hmi/vehicle-data"),
       driverDistraction: async (state) => this.request("PUT", "/v1/hmi/driver-distraction", { state }),
       /** `{state}`: the driver distraction state the HMI last sent Core. */
       driverDistractionState: async () => this.request("GET", "/v1/hmi/driver-distraction"),
@@ -160,6 +197,7 @@ export class Gateway {
   /** Reads the RPC catalog (`GET /v1/spec`): the names `app.rpc` accepts. */
   async loadSpec() {
     const spec = await this.request("GET", "/v1/spec");
+    if (!this.token) this._learnScope("control"); // no token asked for: the gateway has none
     this.specVersion = spec.version;
     this.functions = new Set(spec.functions.filter((f) => f.messageType === "request").map((f) => f.name));
     return spec;
@@ -176,10 +214,11 @@ export class Gateway {
 
   /**
    * One request to the API: JSON in and out, the token attached, a problem thrown as a
-   * GatewayProblem. With `raw`, the body is sent as bytes (`application/octet-stream`).
+   * GatewayProblem. With `raw`, the body is sent as bytes (`application/octet-stream`). A 401
+   * asks `askForToken` (again after each wrong token) and retries with its answer.
    * @returns {Promise<any>} the parsed JSON body (`null` for 204)
    */
-  async request(method, path, body, { raw = false, retried = false } = {}) {
+  async request(method, path, body, { raw = false } = {}) {
     const headers = {};
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     let payload;
@@ -188,17 +227,34 @@ export class Gateway {
       payload = raw ? body : JSON.stringify(body);
     }
     const response = await fetch(this.base + path, { method, headers, body: payload });
-    if (response.status === 401 && !retried && this._askForToken) {
-      const token = await this._askForToken();
-      if (token) {
-        this.token = token.trim();
-        return this.request(method, path, body, { raw, retried: true });
+    if (response.status === 401 && this._askForToken) {
+      const token = (await this._askForToken())?.trim();
+      // The same token again would be refused again: only a new one is tried.
+      if (token && token !== this.token) {
+        this.token = token;
+        this.scope = null;
+        return this.request(method, path, body, { raw });
       }
     }
     const text = await response.text();
     const parsed = text && (response.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : text || null;
-    if (!response.ok) throw new GatewayProblem(typeof parsed === "object" ? parsed : { detail: parsed }, response.status);
+    if (!response.ok) {
+      const problem = new GatewayProblem(typeof parsed === "object" ? parsed : { detail: parsed }, response.status);
+      if (problem.status === 403 && problem.code === "forbidden") this._learnScope("read");
+      throw problem;
+    }
+    if (!["GET", "HEAD"].includes(method) && path !== "/v1/tickets") this._learnScope("control");
     return parsed;
+  }
+
+  _learnScope(scope) {
+    if (this.scope === scope) return;
+    this.scope = scope;
+    try {
+      this._onScope?.(scope);
+    } catch (error) {
+      console.error(error);
+    }
   }
 
   /** A GET of bytes (a WAV file, an image) as a Blob, the token attached. */
@@ -259,6 +315,14 @@ export class App {
       /** Declares the menu tree: `[{id, title, icon, voiceCommands, children}]`. */
       set: (cells, { layout } = {}) => call("PUT", "/menu", layout ? { menu: cells, layout } : { menu: cells }),
     };
+    /**
+     * Sends several requests in one call (`POST /v1/apps/{id}/batch`): `requests` are
+     * `{function, params}`; answers `{results: [{function, status, response | problem}]}`.
+     * @param {{function: string, params?: object}[]} requests
+     * @param {{mode?: "sequential"|"concurrent", stopOnError?: boolean}} [options] the
+     *   gateway's defaults: sequential, stopping at the first error
+     */
+    this.batch = (requests, options = {}) => call("POST", "/batch", { ...options, requests });
     this.voiceCommands = { get: () => call("GET", "/voice-commands"), set: (commands) => call("PUT", "/voice-commands", commands) };
     /** Presents choices or a keyboard: answers `{choice | text, trigger, result}`. */
     this.interactions = { present: (interaction) => call("POST", "/interactions", interaction) };

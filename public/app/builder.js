@@ -2,7 +2,7 @@
 // marks, enums as selects, bounds, nested structs, arrays as JSON) where each parameter is sent
 // with data, sent empty or omitted (as SDL's RPC Builder has it), a raw-JSON mode, a batch, and
 // an audio pass-thru recorder that plays what the car's microphone heard.
-import { $, element, report } from "./dom.js";
+import { $, element, failNear } from "./dom.js";
 
 let context = null;
 const types = new Map(); // type name → /v1/spec/types answer (or null for a primitive)
@@ -12,17 +12,17 @@ const PRIMITIVES = new Set(["String", "Integer", "Float", "Boolean"]);
 export function init(ctx) {
   context = ctx;
   $("functions").replaceChildren(...[...ctx.gw.functions].sort().map((name) => Object.assign(document.createElement("option"), { value: name })));
-  $("fn").onchange = () => build().catch(report);
+  $("fn").onchange = () => build().catch(failNear($("fn")));
   $("raw").onchange = () => {
     $("raw-json").hidden = !$("raw").checked;
     $("params").hidden = $("raw").checked;
     if ($("raw").checked) $("raw-json").value = JSON.stringify(collect($("params")), null, 2);
   };
-  $("send").onclick = () => send().catch(report);
-  $("send-batch").onclick = () => sendBatch().catch(report);
-  $("record").onclick = () => recordAudio().catch(report);
-  $("record-stop").onclick = () => context.app?.rpc.EndAudioPassThru().catch(report);
-  build().catch(report);
+  $("send").onclick = () => send().catch(failNear($("send-batch")));
+  $("send-batch").onclick = () => sendBatch().catch(failNear($("send-batch")));
+  $("record").onclick = () => recordAudio().catch(failNear($("record-stop")));
+  $("record-stop").onclick = () => context.app?.rpc.EndAudioPassThru().catch(failNear($("record-stop")));
+  build().catch(failNear($("fn")));
 }
 
 /** Records (PerformAudioPassThru), counts the chunks as they come, then plays the WAV. */
@@ -53,11 +53,11 @@ async function recordAudio() {
     player.src = URL.createObjectURL(blob);
     player.hidden = false;
     status.textContent = `${info?.chunks ?? chunks} chunks, ${info?.bytes ?? bytes} bytes (${(info?.durationMs ?? 0) / 1000} s), ${blob.size} bytes of WAV`;
-    $("response").textContent = JSON.stringify(info, null, 2);
+    respond(info, "recorded", "on");
     await player.play().catch(() => {});  // a browser may want another click to play
   } catch (error) {
     status.textContent = "";
-    $("response").textContent = JSON.stringify(error.problem ?? String(error), null, 2);
+    respond(error.problem ?? String(error), error.problem?.resultCode ?? error.status ?? "error", "alarm");
   } finally {
     $("record").disabled = false;
     $("record-stop").disabled = true;
@@ -66,7 +66,7 @@ async function recordAudio() {
 
 async function type(name) {
   if (PRIMITIVES.has(name)) return null;
-  if (!types.has(name)) types.set(name, await context.gw.request("GET", `/v1/spec/types/${encodeURIComponent(name)}`));
+  if (!types.has(name)) types.set(name, await context.gw.spec.type(name));
   return types.get(name);
 }
 
@@ -97,7 +97,7 @@ export async function prefill(functionName, values) {
 async function build() {
   const name = $("fn").value.trim();
   if (!context.gw.functions.has(name)) return;
-  const spec = await context.gw.request("GET", `/v1/spec/functions/${encodeURIComponent(name)}`);
+  const spec = await context.gw.spec.function(name);
   $("params").replaceChildren(...(await Promise.all(spec.parameters.map((p) => field(p, 0)))));
   $("raw-json").value = JSON.stringify(spec.template ?? {}, null, 2);
 }
@@ -177,24 +177,44 @@ async function send() {
   const app = context.app;
   if (!app) throw new Error("register or pick an app first");
   const name = $("fn").value.trim();
+  if (!context.gw.functions.has(name)) throw new Error(`${name || "(no name)"} is not a request function of RPC spec ${context.gw.specVersion}`);
   const params = $("raw").checked ? JSON.parse($("raw-json").value || "{}") : collect($("params"));
   if ($("batch").checked) {
     batch.push({ function: name, params });
     $("batch-count").textContent = String(batch.length);
-    $("response").textContent = `added ${name} to the batch`;
+    respond(batch, `${batch.length} in the batch`, "");
     return;
   }
+  respond(`sending ${name}…`, "…", "");
   try {
     const response = await app.rpc[name](params);
-    $("response").textContent = JSON.stringify(response, null, 2);
+    respond(response, response?.resultCode ?? "answered", response?.success === false ? "alarm" : "on");
   } catch (error) {
-    $("response").textContent = JSON.stringify(error.problem ?? String(error), null, 2);
+    // The head unit's or the gateway's answer to the request shows as the response; a refused
+    // credential (401, 403) is no answer of the request's: it shows next to Send.
+    if (!error.problem || [401, 403].includes(error.status)) {
+      respond("not sent", `${error.status ?? "error"}`, "alarm");
+      throw error;
+    }
+    respond(error.problem, error.problem.resultCode ?? `${error.status} ${error.code}`, "alarm");
   }
 }
 
 async function sendBatch() {
-  if (!context.app || !batch.length) return;
-  const answer = await context.gw.request("POST", `/v1/apps/${encodeURIComponent(context.app.id)}/batch`, { mode: "sequential", stopOnError: false, requests: batch.splice(0) });
+  if (!context.app) throw new Error("register or pick an app first");
+  if (!batch.length) throw new Error("the batch is empty: tick “add to batch” and Send to add requests");
+  const answer = await context.app.batch(batch.splice(0), { mode: "sequential", stopOnError: false });
   $("batch-count").textContent = "0";
-  $("response").textContent = JSON.stringify(answer, null, 2);
+  const failed = answer.results.filter((result) => result.problem).length;
+  respond(answer, failed ? `${failed} of ${answer.results.length} failed` : `${answer.results.length} answered`, failed ? "alarm" : "on");
+}
+
+/** Shows an answer right by the Send button: a status badge and the JSON. */
+function respond(body, status, tone) {
+  const badge = $("response-status");
+  badge.hidden = false;
+  badge.className = `badge ${tone}`;
+  badge.textContent = status;
+  $("response").classList.remove("muted");
+  $("response").textContent = typeof body === "string" ? body : JSON.stringify(body, null, 2);
 }

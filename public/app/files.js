@@ -1,14 +1,14 @@
 // Files: upload with a progress bar, the head unit's files (with the sizes of those uploaded from
 // here) with delete, and "use in the builder" (a Show with the file as its graphic).
 import { prefill } from "./builder.js";
-import { $, report } from "./dom.js";
+import { $, failNear } from "./dom.js";
 
 let current = null;
 /** Sizes of the files uploaded from this page (SDL's ListFiles names files but gives no sizes). */
 const sizes = new Map();
 
 export function init() {
-  $("file").onchange = () => upload().catch(report);
+  $("file").onchange = () => upload().catch(failNear($("upload-progress")));
 }
 
 export function select(app) {
@@ -40,10 +40,12 @@ async function list() {
     const size = sizes.get(`${app.id}/${name}`);
     row.insertCell().textContent = size === undefined ? "—" : `${size.toLocaleString()} bytes`;
     const actions = row.insertCell();
-    const remove = Object.assign(document.createElement("button"), { type: "button", textContent: "Delete", onclick: () => app.files.remove(name).then(list, report) });
+    const remove = Object.assign(document.createElement("button"), { type: "button", textContent: "Delete" });
+    remove.dataset.needs = "control";
+    remove.onclick = () => app.files.remove(name).then(list, failNear(remove));
     const graphic = Object.assign(document.createElement("button"), {
       type: "button", textContent: "Use in the builder",
-      onclick: () => prefill("Show", { "graphic.value": name, "graphic.imageType": "DYNAMIC" }).catch(report),
+      onclick: () => prefill("Show", { "graphic.value": name, "graphic.imageType": "DYNAMIC" }).catch(failNear(remove)),
     });
     actions.append(graphic, " ", remove);
     return row;
