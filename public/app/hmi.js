@@ -123,11 +123,14 @@ async function draw() {
     const { header, body } = screenBody(model, ctx);
     screen.append(header, body);
     if (menuPath) screen.append(menuSheet(model, ctx, menuPath));
-    const open = popup(model, ctx);
-    if (open) screen.append(open);
     if (ctx.lockedOut) screen.append(element("div", { className: "hu-lockout", role: "status" }, "Driving: the keyboard is locked"));
   } else {
     screen.append(launcher(state.apps, ctx));
+  }
+  // A pop-up of any app, over whatever the screen shows; the driver answers that app.
+  if (state.popupOf) {
+    const open = popup(state.popupOf, { ...ctx, driver: driverFor(state.popupOf) });
+    if (open) screen.append(open);
   }
   // The bezel keeps the display's proportions at any width (its resolution, scaled to the window).
   const frame = element("div", { className: "hu-frame", style: `--hu-aspect: ${resolution.width / resolution.height}` }, screen);

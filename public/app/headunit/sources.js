@@ -1,6 +1,7 @@
 // Where the preview reads the head unit from, as one model for headunit/*.js: the simulator's
 // control API (`--simulate`) or the headless HMI's in front of a real SDL Core (`--hmi`). Each
-// source gives `load(selectedGatewayID)` → `{apps, shown, driverDistraction, signature}` and the
+// source gives `load()` → `{apps, shown, popupOf, driverDistraction, signature}` (`popupOf`: the app
+// whose pop-up is open, drawn over the screen) and the
 // driver's operations (press, command, answer, activate, leave, menuContext, file).
 
 /** `{hours, minutes, seconds}` in seconds, or null. */
@@ -29,6 +30,29 @@ function signatureOf(value) {
 
 const dynamic = (name) => (name ? { value: name, imageType: "DYNAMIC" } : null);
 
+/** One app of the simulator (`/v1/simulator/apps/{appID}` and its screen) as the preview's model. */
+function modelOf(app, screen) {
+  return {
+    appID: app.appID,
+    appName: app.appName,
+    isMedia: Boolean(app.isMediaApplication),
+    icon: dynamic(app.icon),
+    hmiLevel: app.hmiLevel,
+    audioStreamingState: app.audioStreamingState,
+    systemContext: app.systemContext,
+    videoStreamingState: app.videoStreamingState,
+    template: screen.template ?? "DEFAULT",
+    show: screen.show ?? {},
+    dayColorScheme: screen.dayColorScheme,
+    nightColorScheme: screen.nightColorScheme,
+    mediaClock: clockOf(screen.mediaClock),
+    globalProperties: screen.globalProperties ?? {},
+    menu: app.menu ?? { commands: [], subMenus: [] },
+    choiceSets: app.choiceSets ?? [],
+    overlay: screen.overlay ?? null,
+  };
+}
+
 /** The simulated head unit (`/v1/simulator`). */
 export function fromSimulator(gw) {
   const api = gw.simulator;
@@ -39,29 +63,14 @@ export function fromSimulator(gw) {
     async load() {
       const [apps, distraction] = await Promise.all([api.apps(), api.driverDistractionState().catch(() => null)]);
       for (const app of apps) files.set(app.appID, new Set(app.files ?? []));
-      const full = apps.find((app) => app.hmiLevel === "FULL");
-      const screen = full ? await api.screen(full.appID).catch(() => null) : null;
+      // Every app's screen: the one in FULL is drawn, and a pop-up of any app shows over it (an
+      // app in the background may alert, as on Core).
+      const screens = await Promise.all(apps.slice(0, 16).map((app) => api.screen(app.appID).catch(() => null)));
+      const models = apps.slice(0, 16).map((app, index) => screens[index] && modelOf(app, screens[index]));
+      const shown = models.find((model) => model?.hmiLevel === "FULL") ?? null;
       const list = apps.map((app) => ({ appID: app.appID, appName: app.appName, hmiLevel: app.hmiLevel, icon: dynamic(app.icon) }));
-      const shown = full && screen ? {
-        appID: full.appID,
-        appName: full.appName,
-        isMedia: Boolean(full.isMediaApplication),
-        icon: dynamic(full.icon),
-        hmiLevel: full.hmiLevel,
-        audioStreamingState: full.audioStreamingState,
-        systemContext: full.systemContext,
-        videoStreamingState: full.videoStreamingState,
-        template: screen.template ?? "DEFAULT",
-        show: screen.show ?? {},
-        dayColorScheme: screen.dayColorScheme,
-        nightColorScheme: screen.nightColorScheme,
-        mediaClock: clockOf(screen.mediaClock),
-        globalProperties: screen.globalProperties ?? {},
-        menu: full.menu ?? { commands: [], subMenus: [] },
-        choiceSets: full.choiceSets ?? [],
-        overlay: screen.overlay ?? null,
-      } : null;
-      return { apps: list, shown, driverDistraction: distraction?.state, signature: signatureOf([apps, screen, distraction]) };
+      const popupOf = shown?.overlay ? shown : models.find((model) => model?.overlay) ?? null;
+      return { apps: list, shown, popupOf, driverDistraction: distraction?.state, signature: signatureOf([apps, screens, distraction]) };
     },
     press: (button, options) => api.press(button, options),
     command: (appID, cmdID, triggerSource) => api.command(appID, cmdID, triggerSource),
@@ -129,7 +138,7 @@ export function fromHMI(gw) {
         choiceSets: [],
         overlay: waiting ? { function: waiting.method.split(".")[1], parameters: waiting.params ?? {}, durationMs: waiting.durationMs, remainingMs: waiting.remainingMs } : null,
       } : null;
-      return { apps: list, shown, driverDistraction: distraction?.state, signature: signatureOf([apps, screen, distraction]) };
+      return { apps: list, shown, popupOf: shown?.overlay ? shown : null, driverDistraction: distraction?.state, signature: signatureOf([apps, screen, distraction]) };
     },
     press: (button, options) => api.press(button, options),
     command: (appID, cmdID, triggerSource) => api.command(appID, cmdID, triggerSource),
