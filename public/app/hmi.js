@@ -25,7 +25,10 @@ let lastState = null;
 
 export function init(ctx) {
   context = ctx;
-  if (!ctx.simulated && !ctx.headless) return;
+  if (!ctx.simulated && !ctx.headless) {
+    $("hmi").replaceChildren(element("p", { className: "muted" }, "The preview draws a head unit's screen: start the gateway with --simulate, or beside SDL Core with --core tcp://CORE:12345 --hmi ws://CORE:8087."));
+    return;
+  }
   source = ctx.simulated ? fromSimulator(ctx.gw) : fromHMI(ctx.gw);
   images = new ImageStore((appID, name) => source.file(appID, name));
   // The head unit also changes without the selected app's events (another app, the driver, a
