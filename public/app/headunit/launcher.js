@@ -18,6 +18,9 @@ export function launcher(apps, ctx) {
   element("span", { className: "label" }, app.appName ?? app.appID),
   element("small", {}, LEVEL[app.hmiLevel] ?? app.hmiLevel ?? "")));
   return element("div", { className: "hu-launcher", id: "hmi-launcher", role: "region", "aria-label": "apps" },
-    element("header", { className: "hu-header" }, element("span", { className: "hu-title" }, "Apps")),
+    element("header", { className: "hu-header" },
+      element("span", { className: "hu-clock-now", "aria-hidden": "true" }),
+      element("span", { className: "hu-title" }, "Apps"),
+      element("time", { className: "hu-clock-now" }, new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }))),
     apps.length ? element("div", { className: "hu-app-grid" }, ...tiles) : element("p", { className: "hu-empty" }, "No app is registered."));
 }
