@@ -85,7 +85,8 @@ function driverFor(model) {
 async function draw() {
   const state = await source.load(selected?.id);
   lastState = state;
-  const signature = JSON.stringify([state.signature, resolution, theme, menuPath]);
+  // The launcher's clock: it draws again when the minute changes.
+  const signature = JSON.stringify([state.signature, resolution, theme, menuPath, state.shown ? null : Math.floor(Date.now() / 60000)]);
   if (signature === lastDrawn) return;
   lastDrawn = signature;
   const model = state.shown;
