@@ -6,6 +6,7 @@
 //   await app.rpc.Show({ mainField1: "Hi" });
 //   app.on("vehicleData", (data) => console.log(data.speed));
 //   const { blob } = await app.audio.record({ seconds: 2 });   // the car's microphone, as a WAV Blob
+//   const art = await gw.simulator.file("radio-1", "art.png");  // a file the app put on the simulated head unit, as a Blob
 //
 // Everything goes through the gateway's public API (openapi.yaml). Problems come back as
 // thrown GatewayProblem errors carrying the RFC 9457 problem document.
@@ -125,6 +126,19 @@ export class Gateway {
       driverDistraction: async (state) => this.request("PUT", "/v1/simulator/driver-distraction", { state }),
       /** The simulator's traffic log, newest last. */
       log: async (limit = 100) => this.request("GET", `/v1/simulator/log?limit=${limit}`),
+      /**
+       * The files an app put on the simulated head unit (PutFile).
+       * @returns {Promise<Array<{name: string, size: number, fileType: string, persistent: boolean,
+       *   systemFile: boolean, complete: boolean, length?: number}>>}
+       */
+      files: async (app) => this.request("GET", `/v1/simulator/apps/${enc(app)}/files`),
+      /**
+       * The bytes of a file an app put on the simulated head unit, as a Blob typed by its
+       * FileType (`image/png` …); a GatewayProblem `file-not-found`, or `file-incomplete` while
+       * its chunked upload is under way.
+       * @returns {Promise<Blob>}
+       */
+      file: async (app, name) => this.blob(`/v1/simulator/apps/${enc(app)}/files/${enc(name)}`),
     };
     /** The headless HMI of a real SDL Core (`serve --hmi`): the simulator's driving operations on Core. */
     this.hmi = {
