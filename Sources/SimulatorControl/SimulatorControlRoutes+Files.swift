@@ -75,8 +75,8 @@ extension SimulatorControlRoutes {
     /// The tags of an `If-None-Match` value, compared weakly as RFC 9110 §13.1.2 has it (`W/` dropped).
     static func entityTags(_ value: String) -> [Substring] {
         value.split(separator: ",").map { tag in
-            let trimmed = tag.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-            let text = Substring(String(trimmed))
+            var text = tag.drop { $0 == " " || $0 == "\t" }
+            while text.last == " " || text.last == "\t" { text = text.dropLast() }
             return text.hasPrefix("W/") ? text.dropFirst(2) : text
         }
     }

@@ -6,8 +6,9 @@ import SDLProtocol
 /// directory quota, and at most 5 of each file request while the app is in HMI NONE.
 ///
 /// The files' bytes are kept (``StoredFile``), within each app's quota and the head unit's file
-/// storage (``HeadUnitConfiguration/fileStorageLimit``), for the control API to serve. System files (`systemFile`) go to Core's system folder: they are
-/// neither listed, deleted nor counted against the app's quota.
+/// storage (``HeadUnitConfiguration/fileStorageLimit``), for the control API to serve. System
+/// files (`systemFile`) go to Core's system folder: they are neither listed, deleted nor counted
+/// against the app's quota (but they take file storage).
 extension HeadUnit {
     static let fileHandlers: [String: RequestHandler] = [
         "PutFile": { $0.putFile($1) },
