@@ -454,6 +454,7 @@ let package = Package(
             name: "SDLGatewayCommandTests",
             dependencies: [
                 "Gateway",
+                "HeadUnitSimulator",
                 "HeadlessHMI",
                 "SDLClient",
                 "SDLGatewayCommand",

@@ -69,6 +69,17 @@ const raw = (method, path, body) =>
   await app.files.upload("client.bin", bytes, { onProgress: (sent) => (progress = sent) });
   const files = await app.files.list();
   check("files.upload reports progress; the file is listed", progress === 3000 && files.files.includes("client.bin"), `${progress} ${files.files}`);
+  const onHeadUnit = await gw.simulator.files("client");
+  check("simulator.files lists the file with its size", onHeadUnit.some((f) => f.name === "client.bin" && f.size === 3000 && f.complete), JSON.stringify(onHeadUnit));
+  const stored = await gw.simulator.file("client", "client.bin");
+  const storedBytes = new Uint8Array(await stored.arrayBuffer());
+  check("simulator.file answers the bytes as a Blob of the FileType's type", stored instanceof Blob && stored.type === "application/octet-stream" && storedBytes.length === 3000 && storedBytes.every((b) => b === 7), `${stored.type} ${storedBytes.length}`);
+  try {
+    await gw.simulator.file("client", "none.bin");
+    check("simulator.file of an unknown file throws file-not-found", false);
+  } catch (error) {
+    check("simulator.file of an unknown file throws file-not-found", error instanceof m.GatewayProblem && error.status === 404 && error.code === "file-not-found", `${error.status} ${error.code}`);
+  }
   await app.files.remove("client.bin");
   await gw.images.put("dot.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
   check("images.put and list", (await gw.images.list()).images.some((i) => i.name === "dot.png"));

@@ -10,6 +10,7 @@
 //   const image = await gw.spec.type("Image");                 // the RPC spec: functions and types
 //   await gw.simulator.setFeed({ playing: false });            // the simulator: feed, faults, vehicle data
 //   gw.scope;                                                  // "read" once the gateway answered 403 forbidden
+//   const art = await gw.simulator.file("radio-1", "art.png");  // a file the app put on the simulated head unit, as a Blob
 //
 // Everything goes through the gateway's public API (openapi.yaml). Problems come back as
 // thrown GatewayProblem errors carrying the RFC 9457 problem document.
@@ -143,8 +144,6 @@ export class Gateway {
       setHMI: async (app, changes) => this.request("PUT", `/v1/simulator/apps/${enc(app)}/hmi`, changes),
       /** The driver picks a menu command (`MENU`) or says it (`VR`): OnCommand. */
       command: async (app, cmdID, triggerSource = "MENU") => this.request("POST", `/v1/simulator/apps/${enc(app)}/commands/${enc(cmdID)}`, { triggerSource }),
-      /** A file the app put on the simulated head unit, as a Blob. */
-      file: async (app, name) => this.blob(`/v1/simulator/apps/${enc(app)}/files/${enc(name)}`),
       /** Presses a hardware button, or a soft button with `{softButtonID, appID}`. */
       press: async (button, options = {}) => this.request("POST", `/v1/simulator/buttons/${enc(button)}/press`, options),
       /** Answers an app's open interaction: `{choiceID}`, `{text}`, `{result}` … */
@@ -168,6 +167,19 @@ export class Gateway {
       addFault: async (fault) => this.request("POST", "/v1/simulator/faults", fault),
       /** Clears every fault. */
       clearFaults: async () => this.request("DELETE", "/v1/simulator/faults"),
+      /**
+       * The files an app put on the simulated head unit (PutFile).
+       * @returns {Promise<Array<{name: string, size: number, fileType: string, persistent: boolean,
+       *   systemFile: boolean, complete: boolean, length?: number}>>}
+       */
+      files: async (app) => this.request("GET", `/v1/simulator/apps/${enc(app)}/files`),
+      /**
+       * The bytes of a file an app put on the simulated head unit, as a Blob typed by its
+       * FileType (`image/png` …); a GatewayProblem `file-not-found`, or `file-incomplete` while
+       * its chunked upload is under way.
+       * @returns {Promise<Blob>}
+       */
+      file: async (app, name) => this.blob(`/v1/simulator/apps/${enc(app)}/files/${enc(name)}`),
     };
     /** The headless HMI of a real SDL Core (`serve --hmi`): the simulator's driving operations on Core. */
     this.hmi = {

@@ -9,17 +9,25 @@ import HTTPTypes
 /// - `Referrer-Policy: no-referrer`: a `?ticket=` or an app id in the page's URL never leaves in a
 ///   `Referer`.
 ///
+/// A route may set a stricter `Content-Security-Policy` of its own (the simulator's stored files:
+/// `sandbox`); it is kept, with `frame-ancestors 'none'` added.
+///
 /// HSTS is left to the TLS-terminating proxy: the gateway itself speaks plain HTTP.
 public enum SecurityHeaders {
     public static let fields: [(HTTPField.Name, String)] = [
         (HTTPField.Name("X-Content-Type-Options")!, "nosniff"),
-        (HTTPField.Name("Content-Security-Policy")!, "frame-ancestors 'none'"),
+        (.contentSecurityPolicy, "frame-ancestors 'none'"),
         (HTTPField.Name("X-Frame-Options")!, "DENY"),
         (HTTPField.Name("Referrer-Policy")!, "no-referrer"),
     ]
 
-    /// Sets the headers on `headers`, replacing any value a route set.
+    /// Sets the headers on `headers`, replacing any value a route set, but for a route's own
+    /// `Content-Security-Policy`, which keeps its directives and gains `frame-ancestors 'none'`.
     public static func apply(to headers: inout HTTPFields) {
+        let ownPolicy = headers[.contentSecurityPolicy]
         for (name, value) in fields { headers[name] = value }
+        if let ownPolicy, !ownPolicy.isEmpty, !ownPolicy.contains("frame-ancestors") {
+            headers[.contentSecurityPolicy] = ownPolicy + "; frame-ancestors 'none'"
+        }
     }
 }

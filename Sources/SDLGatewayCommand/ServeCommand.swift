@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
             SDL_GATEWAY_SIMULATE=1, SDL_GATEWAY_HMI, SDL_GATEWAY_CONFIG, SDL_GATEWAY_TOKENS, SDL_GATEWAY_RPC_SPEC, SDL_GATEWAY_PUBLIC, \
             SDL_GATEWAY_CORS_ORIGINS, SDL_GATEWAY_RATE_LIMIT, SDL_GATEWAY_CORE_REQUEST_LIMIT, SDL_GATEWAY_HEARTBEAT, SDL_GATEWAY_RECORD, SDL_GATEWAY_LOG_LEVEL, SDL_GATEWAY_LOG_FORMAT, SDL_GATEWAY_INSECURE=1) and from the JSON config file; \
             the simulator's options of --simulate take the variables of sdl-gateway simulate (SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, \
-            SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE, SDL_SIMULATOR_PRETTY_JSON, SDL_SIMULATOR_RESUMING_TIMEOUT, SDL_SIMULATOR_REQUEST_LIMIT, SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN) and the file's "simulator" object; \
+            SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE, SDL_SIMULATOR_PRETTY_JSON, SDL_SIMULATOR_RESUMING_TIMEOUT, SDL_SIMULATOR_REQUEST_LIMIT, SDL_SIMULATOR_FILE_STORAGE_LIMIT, SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN) and the file's "simulator" object; \
             without --simulate a SDL_SIMULATOR_ variable stops start-up; \
             the command line wins over the environment, which wins over the file. Settings are checked strictly: \
             an unknown key or SDL_GATEWAY_ variable, a value of the wrong type, or a boolean variable other than \

@@ -25,7 +25,7 @@ struct SimulateCommand: AsyncParsableCommand {
             and injects faults. Every option can also come from an environment variable: \
             SDL_SIMULATOR_LISTEN, SDL_SIMULATOR_WS_LISTEN, SDL_SIMULATOR_CONTROL, SDL_SIMULATOR_AUTO_ACTIVATE, SDL_SIMULATOR_INSECURE, \
             SDL_SIMULATOR_POLICY, SDL_SIMULATOR_TRACE, SDL_SIMULATOR_TRACE_SPEED, SDL_SIMULATOR_PROFILE, SDL_SIMULATOR_TIME_SCALE, SDL_SIMULATOR_PRETTY_JSON, \
-            SDL_SIMULATOR_RESUMING_TIMEOUT, SDL_SIMULATOR_REQUEST_LIMIT; \
+            SDL_SIMULATOR_RESUMING_TIMEOUT, SDL_SIMULATOR_REQUEST_LIMIT, SDL_SIMULATOR_FILE_STORAGE_LIMIT; \
             the flags take 1/0, true/false, yes/no or on/off, and anything else stops start-up.
             """
     )

@@ -6,7 +6,7 @@ import SDLProtocol
 import SDLSpec
 
 /// The head unit's options that `simulate` and `serve --simulate` share: its policy, the vehicle
-/// trace and its speed, the capability profile and the time scale. Each comes from the command
+/// trace and its speed, the capability profile, the time scale and the file storage. Each comes from the command
 /// line, else its `SDL_SIMULATOR_*` variable, else (for `serve`) the config file's `"simulator"`
 /// object, else its default.
 struct SimulatorOptions: ParsableArguments {
@@ -34,19 +34,22 @@ struct SimulatorOptions: ParsableArguments {
     @Option(help: "Requests an app may make per 10 s before it is unregistered with TOO_MANY_REQUESTS (SDL Core's AppTimeScaleMaxRequests); 0 turns the limit off. Default 1000.")
     var requestLimit: Int?
 
+    @Option(help: "MiB of the files apps upload that the head unit keeps, for all apps together (each app also has its profile's appDirectoryQuota); a PutFile past it is OUT_OF_MEMORY. 1…1048576. Default 256.")
+    var fileStorageLimit: Int?
+
     enum Policy: String, CaseIterable, ExpressibleByArgument {
         case open
         case `default`
     }
 
     /// The variables of these options.
-    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE", "SDL_SIMULATOR_PRETTY_JSON", "SDL_SIMULATOR_RESUMING_TIMEOUT", "SDL_SIMULATOR_REQUEST_LIMIT"]
+    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE", "SDL_SIMULATOR_PRETTY_JSON", "SDL_SIMULATOR_RESUMING_TIMEOUT", "SDL_SIMULATOR_REQUEST_LIMIT", "SDL_SIMULATOR_FILE_STORAGE_LIMIT"]
     /// The keys of the config file's `"simulator"` object.
-    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON", "resumingTimeout", "requestLimit"]
+    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON", "resumingTimeout", "requestLimit", "fileStorageLimit"]
 
     /// The options given on the command line, by their flag (for "needs --simulate").
     var given: [String] {
-        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON), ("--resuming-timeout", resumingTimeout != nil), ("--request-limit", requestLimit != nil)]
+        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON), ("--resuming-timeout", resumingTimeout != nil), ("--request-limit", requestLimit != nil), ("--file-storage-limit", fileStorageLimit != nil)]
             .filter(\.1).map(\.0)
     }
 
@@ -94,6 +97,7 @@ struct SimulatorOptions: ParsableArguments {
         }
         let resuming = try whole(resumingTimeout, "--resuming-timeout", "SDL_SIMULATOR_RESUMING_TIMEOUT", "resumingTimeout", unit: "milliseconds", short: "ms", default: 3000, in: 0...60_000)
         let requests = try whole(requestLimit, "--request-limit", "SDL_SIMULATOR_REQUEST_LIMIT", "requestLimit", unit: "requests", short: "requests per 10 s", default: 1000, in: 0...1_000_000)
+        let fileStorage = try whole(fileStorageLimit, "--file-storage-limit", "SDL_SIMULATOR_FILE_STORAGE_LIMIT", "fileStorageLimit", unit: "MiB", short: "MiB", default: 256, in: 1...1_048_576)
         let traceFromFile = try fileString("trace")
         let profileFromFile = try fileString("profile")
         return Resolved(
@@ -104,7 +108,8 @@ struct SimulatorOptions: ParsableArguments {
             timeScale: try number(timeScale, "--time-scale", "SDL_SIMULATOR_TIME_SCALE", "timeScale"),
             prettyJSON: prettyJSON || (prettyFromEnvironment ?? prettyFromFile ?? false),
             resumingTimeout: resuming,
-            requestLimit: requests
+            requestLimit: requests,
+            fileStorageLimit: fileStorage
         )
     }
 
@@ -120,6 +125,8 @@ struct SimulatorOptions: ParsableArguments {
         var resumingTimeout = 3000
         /// Requests per 10 s per app (`AppTimeScaleMaxRequests`), 0 for none.
         var requestLimit = 1000
+        /// MiB: ``HeadUnitConfiguration/fileStorageLimit``.
+        var fileStorageLimit = 256
 
         /// Sets them on `configuration`, reading the trace and the profile (checked against the
         /// configuration's catalog).
@@ -129,6 +136,7 @@ struct SimulatorOptions: ParsableArguments {
             configuration.prettyJSON = prettyJSON
             configuration.resumingTimeout = .milliseconds(Int64(resumingTimeout))
             configuration.requestLimits.anyLevel = RequestRateLimiter.Limit(maximumRequests: requestLimit, window: .seconds(10))
+            configuration.fileStorageLimit = fileStorageLimit * 1024 * 1024
             if let profile {
                 configuration.profile = try SimulatorProfile(nameOrPath: profile, catalog: configuration.catalog)
             }

@@ -34,7 +34,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
         APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
         APIOperation("GET", "log", query: ["limit"]), APIOperation("GET", "faults"), APIOperation("POST", "faults"),
         APIOperation("DELETE", "faults"), APIOperation("POST", "restart"), APIOperation("GET", "feed"), APIOperation("PUT", "feed"),
-    ]
+    ] + fileOperations
 
     /// Adds the routes to `router` (a router or a group such as `router.group("v1/simulator")`).
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
@@ -45,6 +45,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
             let named = try context.parameters.decoded("appID")
             return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(resolveApp(named, in: unit).appID).json }, []) }
         }
+        addFileRoutes(to: router)
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
             let body = try await Self.body(request, allowed: ["hmiLevel", "audioStreamingState", "systemContext"])

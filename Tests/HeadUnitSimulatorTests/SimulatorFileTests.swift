@@ -66,7 +66,10 @@ struct SimulatorFileTests {
         let put = harness.putFile("song.mp3", FileSuiteSupport.bytes(5000), session: session, on: connection, extra: ["fileType": "AUDIO_MP3"], mtu: 1000)
         #expect(put?.resultCode == "SUCCESS")
         #expect(put?.parameters["spaceAvailable"] == .int(Self.quota - 5000))
-        #expect(harness.unit.apps[session]?.files["song.mp3"] == StoredFile(fileType: "AUDIO_MP3", isPersistent: false, isSystemFile: false, size: 5000))
+        let stored = harness.unit.apps[session]?.files["song.mp3"]
+        #expect(stored?.bytes == FileSuiteSupport.bytes(5000))
+        #expect(stored?.fileType == "AUDIO_MP3")
+        #expect(stored?.isPersistent == false && stored?.isSystemFile == false && stored?.isComplete == true)
         let list = harness.call("ListFiles", session: session, on: connection)
         #expect(list?.parameters["filenames"] == ["song.mp3"])
         #expect(list?.parameters["spaceAvailable"] == .int(Self.quota - 5000))
@@ -103,7 +106,7 @@ struct SimulatorFileTests {
         let first = harness.putFile("big.bin", chunk(0, 1000), session: session, on: connection, extra: ["offset": 0, "length": 2500, "crc": crc(chunk(0, 1000))])
         #expect(first?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]?.files["big.bin"]?.size == 1000)
-        #expect(harness.unit.apps[session]?.partialUploads["big.bin"] == 2500)
+        #expect(harness.unit.apps[session]?.files["big.bin"]?.declaredLength == 2500)
         // A wrong CRC: CORRUPTED_DATA, nothing stored.
         let corrupted = harness.putFile("big.bin", chunk(1000, 1000), session: session, on: connection, extra: ["offset": 1000, "crc": 12345])
         #expect(corrupted?.resultCode == "CORRUPTED_DATA")
@@ -120,7 +123,8 @@ struct SimulatorFileTests {
         #expect(last?.resultCode == "SUCCESS")
         #expect(last?.parameters["spaceAvailable"] == .int(Self.quota - 2500))
         #expect(harness.unit.apps[session]?.files["big.bin"]?.size == 2500)
-        #expect(harness.unit.apps[session]?.partialUploads.isEmpty == true)
+        #expect(harness.unit.apps[session]?.files["big.bin"]?.isComplete == true)
+        #expect(harness.unit.apps[session]?.files["big.bin"]?.bytes == whole)
         // An offset for a file that does not exist; a first chunk longer than its length.
         #expect(harness.putFile("none.bin", chunk(0, 10), session: session, on: connection, extra: ["offset": 10])?.resultCode == "INVALID_DATA")
         #expect(harness.putFile("short.bin", chunk(0, 10), session: session, on: connection, extra: ["offset": 0, "length": 5])?.resultCode == "INVALID_DATA")

@@ -87,7 +87,7 @@ struct SimulatorScreenTests {
         let reply6 = harness.call("Show", ["softButtons": [["type": "IMAGE", "softButtonID": 2, "image": ["value": "button.png", "imageType": "DYNAMIC"]]]], session: session, on: connection)
         let softButton = try #require(reply6)
         #expect(softButton.resultCode == "WARNINGS")
-        harness.unit.apps[session]!.files["art.png"] = StoredFile(fileType: "GRAPHIC_PNG", isPersistent: false, isSystemFile: false, size: 10)
+        harness.unit.apps[session]!.files["art.png"] = StoredFile(fileType: "GRAPHIC_PNG", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47]))
         let reply7 = harness.call("Show", ["graphic": ["value": "art.png", "imageType": "DYNAMIC"]], session: session, on: connection)
         let uploaded = try #require(reply7)
         #expect(uploaded.resultCode == "SUCCESS")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import HeadUnitSimulator
 import SDLClient
 import SDLProtocol
 import SDLSpec
@@ -224,6 +225,23 @@ struct ServeSettingsTests {
         #expect(defaults.headUnit?.requestLimit == 1000)
         #expect(try Self.settings(["--simulate", "--request-limit", "0"]).headUnit?.requestLimit == 0)
         #expect(try Self.settings(["--simulate"], environment: ["SDL_SIMULATOR_REQUEST_LIMIT": "5000"]).headUnit?.requestLimit == 5000)
+    }
+
+    @Test("--file-storage-limit (MiB) from the command line, SDL_SIMULATOR_FILE_STORAGE_LIMIT or \"simulator.fileStorageLimit\" sets the head unit's file storage; 256 MiB by default; 0 is refused")
+    func fileStorageLimit() throws {
+        func bytes(_ settings: ServeSettings) throws -> Int? {
+            var configuration = HeadUnitConfiguration()
+            try settings.headUnit?.apply(to: &configuration)
+            return settings.headUnit == nil ? nil : configuration.fileStorageLimit
+        }
+        #expect(try bytes(Self.settings(["--simulate"])) == 256 * 1024 * 1024)
+        #expect(try bytes(Self.settings(["--simulate", "--file-storage-limit", "1"])) == 1024 * 1024)
+        #expect(try bytes(Self.settings(["--simulate"], environment: ["SDL_SIMULATOR_FILE_STORAGE_LIMIT": "512"])) == 512 * 1024 * 1024)
+        let file = try Self.configFile(#"{"simulate": true, "simulator": {"fileStorageLimit": 64}}"#)
+        #expect(try bytes(Self.settings(["--config", file])) == 64 * 1024 * 1024)
+        #expect(Self.refusal(["--simulate", "--file-storage-limit", "0"])?.contains("--file-storage-limit (SDL_SIMULATOR_FILE_STORAGE_LIMIT, \"simulator.fileStorageLimit\") must be 1…1048576 MiB") == true)
+        #expect(Self.refusal(["--file-storage-limit", "8"])?.contains("--file-storage-limit is an option of the simulator: add --simulate") == true)
+        #expect(try SimulateCommand.parse(["--file-storage-limit", "8"]).headUnit.resolved(environment: [:]).fileStorageLimit == 8)
     }
 
     @Test("--core-request-limit: the gateway's sessions keep to 90 % of Core's AppTimeScaleMaxRequests; 0 lifts it; --simulate --request-limit sets it")

@@ -27,7 +27,7 @@ struct SimulatorOpenAPITests {
     @Test("Every documented operation is routed, and every route is documented")
     func sameOperations() async throws {
         let documented = try Self.documentedOperations()
-        #expect(documented.count == 18)
+        #expect(documented.count == 20)
         // The declared operations (with their query parameters, which the gateway enforces) …
         #expect(Set(documented) == Set(SimulatorControlRoutes.operations.map { $0.mounted(at: "/v1/simulator/") }))
         // … and the routes the router really registers are the document's.
@@ -42,7 +42,7 @@ struct SimulatorOpenAPITests {
             for operation in documented {
                 let (method, path) = (operation.method, operation.path)
                 let uri = path.replacingOccurrences(of: "{appID}", with: "nobody").replacingOccurrences(of: "{cmdID}", with: "1")
-                    .replacingOccurrences(of: "{name}", with: "OK")
+                    .replacingOccurrences(of: "{name}", with: path.contains("/files/") ? "icon.png" : "OK")
                 try await client.execute(uri: uri, method: .init(method)!, body: ByteBuffer(string: "{}")) { response throws in
                     let routed = response.status != .notFound || response.headers[.contentType] == "application/problem+json"
                     #expect(routed, "\(method) \(path) is not routed")

@@ -30,7 +30,7 @@ public struct AppState: Sendable {
     public internal(set) var commands: [Int64: SDLJSON] = [:]
     public internal(set) var subMenus: [Int64: SDLJSON] = [:]
     public internal(set) var choiceSets: [Int64: SDLJSON] = [:]
-    /// Files by `syncFileName`.
+    /// Files by `syncFileName`, with their bytes (``StoredFile``).
     public internal(set) var files: [String: StoredFile] = [:]
     public internal(set) var buttonSubscriptions: Set<String> = []
     public internal(set) var vehicleDataSubscriptions: Set<String> = []
@@ -40,8 +40,6 @@ public struct AppState: Sendable {
     /// The file SetAppIcon named, if any.
     public internal(set) var iconFile: String?
 
-    /// The declared total `length` of each unfinished chunked PutFile, by file name.
-    var partialUploads: [String: Int] = [:]
     /// Core's per-app counts of PutFile, ListFiles and DeleteFile made while in HMI NONE.
     var fileRequestsInNone: [String: Int] = [:]
 
@@ -81,14 +79,6 @@ public struct AppState: Sendable {
         if let iconFile { object["icon"] = .string(iconFile) }
         return .object(object)
     }
-}
-
-/// A file an app put on the head unit. Only its size and kind are kept, not its bytes.
-public struct StoredFile: Sendable, Hashable {
-    public var fileType: String
-    public var isPersistent: Bool
-    public var isSystemFile: Bool
-    public var size: Int
 }
 
 /// The simulated screen of one app: what Show, SetDisplayLayout, SetMediaClockTimer,

@@ -294,7 +294,11 @@ extension HeadUnit {
         timers.cancelAll { $0.session == sessionID }
         if let app = apps.removeValue(forKey: sessionID) {
             if keepingResumptionData, let hash = app.resumptionHash {
-                resumption[app.appID] = ResumptionRecord(hash: hash, app: app)
+                // Files do not resume (persistent ones come back from `persistentFiles`): the
+                // record keeps none of their bytes.
+                var resumable = app
+                resumable.files = [:]
+                resumption[app.appID] = ResumptionRecord(hash: hash, app: resumable)
             }
             appRemoved(app, now: now)
         }

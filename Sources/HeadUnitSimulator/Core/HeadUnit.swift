@@ -24,7 +24,11 @@ public struct HeadUnit: Sendable {
     /// What abruptly disconnected apps had, by policy app id, for hashID resumption.
     var resumption: [String: ResumptionRecord] = [:]
     /// Persistent files survive an app's unregistration, by policy app id (docs/protocol.md §c PutFile).
+    /// A registered app's own are in its ``AppState/files``, not here.
     var persistentFiles: [String: [String: StoredFile]] = [:]
+    /// What every kept file takes of the file storage (``StoredFile/storageSize``), kept in step
+    /// by PutFile, DeleteFile and an app's removal; at most ``HeadUnitConfiguration/fileStorageLimit``.
+    public internal(set) var fileStorageUsed = 0
     var hashCounter: UInt64 = 0
     /// Sessions whose resumable data the request being handled changed: their OnHashChange goes
     /// out after the response, as Core sends it (docs/protocol.md §k).

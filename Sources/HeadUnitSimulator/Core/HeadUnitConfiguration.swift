@@ -43,6 +43,12 @@ public struct HeadUnitConfiguration: Sendable {
     /// Core's request flood limits per app (smartDeviceLink.ini `AppTimeScaleMaxRequests` and
     /// the others of ``RequestRateLimiter/Configuration/sdlCore``).
     public var requestLimits: RequestRateLimiter.Configuration = .sdlCore
+    /// Bytes of files the head unit keeps for all apps together (`simulate --file-storage-limit`,
+    /// in MiB there): the bytes of every app's files, of the persistent files of apps that are
+    /// gone, and the declared length of unfinished chunked uploads. A PutFile past it is
+    /// OUT_OF_MEMORY, as on a head unit whose storage is full. Each app's own limit is the
+    /// profile's `appDirectoryQuota` (Core's `AppDirectoryQuota`). 256 MiB by default.
+    public var fileStorageLimit = 256 * 1024 * 1024
 
     public init(
         catalog: SDLCatalog = .builtIn,

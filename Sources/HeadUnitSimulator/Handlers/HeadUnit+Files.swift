@@ -5,8 +5,10 @@ import SDLProtocol
 /// §e): bulk data required, chunked uploads with `offset`/`length`, CRC-32 checks, the app
 /// directory quota, and at most 5 of each file request while the app is in HMI NONE.
 ///
-/// Only sizes are kept, not bytes. System files (`systemFile`) go to Core's system folder: they are
-/// neither listed, deleted nor counted against the app's quota.
+/// The files' bytes are kept (``StoredFile``), within each app's quota and the head unit's file
+/// storage (``HeadUnitConfiguration/fileStorageLimit``), for the control API to serve. System
+/// files (`systemFile`) go to Core's system folder: they are neither listed, deleted nor counted
+/// against the app's quota (but they take file storage).
 extension HeadUnit {
     static let fileHandlers: [String: RequestHandler] = [
         "PutFile": { $0.putFile($1) },
@@ -48,8 +50,20 @@ extension HeadUnit {
 
     static let noneLimitInfo = "Too many requests from the app with NoneHMILevel"
 
+    /// Stores the chunk of a PutFile: a whole file, the first chunk of one (`offset` 0, with the
+    /// whole `length`), or a later chunk appended where the file ends. Its bytes are kept
+    /// (``StoredFile``) within the app's quota and the head unit's file storage.
     mutating func putFile(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
+        // The app is taken out while its file changes, so that its file's bytes have one owner and
+        // a chunk is appended to them in place rather than to a copy.
+        guard var app = apps.removeValue(forKey: request.sessionID) else { return .result("APPLICATION_NOT_REGISTERED") }
+        let reply = putFile(request, into: &app)
+        apps[request.sessionID] = app
+        if case .result("SUCCESS", _, _) = reply { countFileRequest("PutFile", session: request.sessionID) }
+        return reply
+    }
+
+    private mutating func putFile(_ request: Request, into app: inout AppState) -> Reply {
         let params = request.parameters
         if fileRequestLimitReached("PutFile", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
         guard let data = request.bulkData, data.readableBytes > 0 else {
@@ -69,45 +83,59 @@ extension HeadUnit {
         let offset = Int(params["offset"]?.intValue ?? 0)
         let length = params["length"]?.intValue.map(Int.init)
         let isSystemFile = params["systemFile"]?.boolValue ?? false
-        let existing = app.files[name]
-        var newSize: Int
+        let fileType = params["fileType"]?.stringValue ?? app.files[name]?.fileType ?? "BINARY"
+        let isPersistent = params["persistentFile"]?.boolValue ?? false
+        // Out of the app while it changes (one owner of its bytes); put back when refused.
+        var existing = app.files.removeValue(forKey: name)
+        func refuse(_ resultCode: String, _ info: String) -> Reply {
+            app.files[name] = existing
+            return .result(resultCode, info: info)
+        }
+        let newSize: Int
+        let declaredLength: Int?
         if offset == 0 {
             // A new file, or the first chunk of one: `length` is the whole size.
             if let length, chunk > length {
-                return .result("INVALID_DATA", info: "The data (\(chunk) bytes) is longer than length \(length)")
+                return refuse("INVALID_DATA", "The data (\(chunk) bytes) is longer than length \(length)")
             }
             newSize = chunk
+            declaredLength = length.flatMap { $0 > chunk ? $0 : nil }
         } else {
             // A later chunk: it must continue the file exactly where it ends (Core compares the
             // offset with the stored size) and stay inside the declared length.
             let current = existing?.size ?? 0
             guard existing != nil, offset == current else {
-                return .result("INVALID_DATA", info: "Offset \(offset) does not match the stored size \(current) of \(name)")
+                return refuse("INVALID_DATA", "Offset \(offset) does not match the stored size \(current) of \(name)")
             }
-            if let total = app.partialUploads[name], offset + chunk > total {
-                return .result("INVALID_DATA", info: "Offset \(offset) + \(chunk) bytes is past length \(total)")
+            if let total = existing?.declaredLength, offset + chunk > total {
+                return refuse("INVALID_DATA", "Offset \(offset) + \(chunk) bytes is past length \(total)")
             }
             newSize = current + chunk
+            declaredLength = existing?.declaredLength.flatMap { $0 > newSize ? $0 : nil }
         }
-        if !isSystemFile {
-            let othersUsed = usedSpace(app) - Int64(existing.map { $0.isSystemFile ? 0 : $0.size } ?? 0)
-            if othersUsed + Int64(newSize) > configuration.profile.appDirectoryQuota {
-                return .result("OUT_OF_MEMORY", info: "Not enough space for \(name)")
-            }
+        if !isSystemFile, usedSpace(app) + Int64(newSize) > configuration.profile.appDirectoryQuota {
+            return refuse("OUT_OF_MEMORY", "Not enough space for \(name)")
         }
-        app.files[name] = StoredFile(
-            fileType: params["fileType"]?.stringValue ?? existing?.fileType ?? "BINARY",
-            isPersistent: params["persistentFile"]?.boolValue ?? false,
-            isSystemFile: isSystemFile,
-            size: newSize
-        )
-        if offset == 0, let length, length > chunk {
-            app.partialUploads[name] = length
-        } else if offset == 0 || app.partialUploads[name].map({ newSize >= $0 }) == true {
-            app.partialUploads[name] = nil
+        // The head unit's storage, for all apps together; a chunked upload reserves its length.
+        let newStorage = max(newSize, declaredLength ?? 0)
+        let othersStored = fileStorageUsed - (existing?.storageSize ?? 0)
+        if othersStored + newStorage > configuration.fileStorageLimit {
+            let free = max(configuration.fileStorageLimit - othersStored, 0)
+            return refuse("OUT_OF_MEMORY", "The head unit's file storage is full: \(name) needs \(newStorage) bytes, \(free) of \(configuration.fileStorageLimit) are free")
         }
-        apps[request.sessionID] = app
-        countFileRequest("PutFile", session: request.sessionID)
+        var file: StoredFile
+        if offset == 0 {
+            file = StoredFile(fileType: fileType, isPersistent: isPersistent, isSystemFile: isSystemFile, bytes: data, declaredLength: declaredLength)
+        } else {
+            file = existing!
+            existing = nil  // `file` alone holds the bytes: the chunk is appended without a copy
+            file.fileType = fileType
+            file.isPersistent = isPersistent
+            file.isSystemFile = isSystemFile
+            file.append(data)
+        }
+        fileStorageUsed = othersStored + file.storageSize
+        app.files[name] = file
         return .success(["spaceAvailable": .int(spaceAvailable(app))], info: "File was downloaded")
     }
 
@@ -131,7 +159,7 @@ extension HeadUnit {
             return .result("REJECTED", info: "File \(name) does not exist", parameters: ["spaceAvailable": .int(spaceAvailable(app))])
         }
         app.files[name] = nil
-        app.partialUploads[name] = nil
+        fileStorageUsed -= file.storageSize
         apps[request.sessionID] = app
         countFileRequest("DeleteFile", session: request.sessionID)
         return .success(["spaceAvailable": .int(spaceAvailable(app))])

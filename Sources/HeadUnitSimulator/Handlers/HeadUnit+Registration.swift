@@ -57,7 +57,8 @@ extension HeadUnit {
             registration: .object(params)
         )
         app.rateLimiter = RequestRateLimiter(configuration: configuration.requestLimits)
-        app.files = persistentFiles[appID] ?? [:]
+        // The app's persistent files move back into it (counted once in the file storage).
+        app.files = persistentFiles.removeValue(forKey: appID) ?? [:]
         var resultCode = "SUCCESS"
         var info: String?
         var resumed: AppState?
@@ -244,13 +245,21 @@ extension HeadUnit {
 
     /// An app went away (unregistered, its session ended, its connection closed).
     mutating func appRemoved(_ app: AppState, now: NIODeadline) {
-        persistentFiles[app.appID] = app.files.filter { $0.value.isPersistent }
+        // Its other files are gone, and their bytes with them (docs/protocol.md §c PutFile).
+        let kept = app.files.filter { $0.value.isPersistent }
+        fileStorageUsed -= Self.storageSize(of: app.files) - Self.storageSize(of: kept)
+        persistentFiles[app.appID] = kept.isEmpty ? nil : kept
         if persistentFiles.count > 1000, let oldest = persistentFiles.keys.first {
-            persistentFiles[oldest] = nil
+            fileStorageUsed -= Self.storageSize(of: persistentFiles.removeValue(forKey: oldest) ?? [:])
         }
         if resumption.count > 1000, let oldest = resumption.keys.first {
             resumption[oldest] = nil
         }
+    }
+
+    /// What `files` take of the head unit's file storage.
+    static func storageSize(of files: [String: StoredFile]) -> Int {
+        files.values.reduce(0) { $0 + $1.storageSize }
     }
 
     /// Resumable data changed (menus, choice sets, subscriptions, global properties): Core sends
