@@ -18,8 +18,15 @@ public enum SecurityHeaders {
         (HTTPField.Name("Referrer-Policy")!, "no-referrer"),
     ]
 
-    /// Sets the headers on `headers`, replacing any value a route set.
+    /// Sets the headers on `headers`, replacing any value a route set, except a route's own
+    /// `Content-Security-Policy` (a file served with `sandbox`), which is kept with
+    /// `frame-ancestors 'none'` added.
     public static func apply(to headers: inout HTTPFields) {
+        let policyName = HTTPField.Name("Content-Security-Policy")!
+        let routePolicy = headers[policyName]
         for (name, value) in fields { headers[name] = value }
+        if let routePolicy, !routePolicy.isEmpty {
+            headers[policyName] = routePolicy.contains("frame-ancestors") ? routePolicy : "\(routePolicy); frame-ancestors 'none'"
+        }
     }
 }
