@@ -1,10 +1,10 @@
 import HTTPAPISupport
 import Hummingbird
 import NIOCore
-import NIOFileSystem
+import _NIOFileSystem
 
 /// Reads a file SDL Core named for an app (``HeadlessHMI/HMIFileNames``) from this machine's disk,
-/// without blocking an event loop (NIOFileSystem): the gateway sees it when it shares Core's
+/// without blocking an event loop (NIOFileSystem, as Hummingbird imports it): the gateway sees it when it shares Core's
 /// storage folder (same machine, or the folder mounted read-only at the same path).
 enum HMIFileReader {
     /// The largest file read (an image of a head unit is far smaller).
