@@ -160,8 +160,11 @@ let package = Package(
                 "SDLManagers",
                 "SDLProtocol",
                 "SDLTransport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // NIOFileSystem: the headless HMI's files route reads Core's storage without blocking.
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -399,6 +402,7 @@ let package = Package(
                 "Gateway",
                 "HTTPAPISupport",
                 "HeadUnitSimulator",
+                "HeadlessHMI",
                 "SDLClient",
                 "SDLProtocol",
                 "SDLSpec",

@@ -65,6 +65,8 @@ extension HeadlessHMI.App {
     public var json: SDLJSON {
         var object: [String: SDLJSON] = ["appID": .int(appID), "appName": .string(appName), "hmiLevel": .string(hmiLevel)]
         if let policyAppID { object["policyAppID"] = .string(policyAppID) }
+        if let isMediaApplication { object["isMediaApplication"] = .bool(isMediaApplication) }
+        if let appType { object["appType"] = .array(appType) }
         return .object(object)
     }
 }

@@ -42,10 +42,18 @@ public struct HeadlessHMI: Sendable {
         public var policyAppID: String?
         /// The level this HMI last gave it (FULL after an activation it asked for).
         public var hmiLevel: String
-        /// The last `UI.Show` fields of the app.
+        /// The app's `UI.Show` fields, merged as the head unit shows them (``applyShow(_:)``).
         public var show: [String: SDLJSON] = [:]
-        /// The rest of what the HMI shows for it (``HMIScreen``): menu, media clock, properties, icon.
+        /// The rest of what the HMI shows for it (``HMIScreen``): menu, media clock, properties,
+        /// icon, template.
         public var screen = HMIScreen()
+        /// What `OnAppRegistered` says of it (`application.isMediaApplication`, `appType`), when it does.
+        public var isMediaApplication: Bool?
+        public var appType: [SDLJSON]?
+        /// The full path of its icon in `OnAppRegistered` (Core's icon storage), if it had one.
+        public var registeredIcon: String?
+        /// The files Core named for it (images' full paths, its icon), by name.
+        public var files = HMIFileNames()
     }
 
     public enum Phase: Sendable, Hashable {
@@ -193,6 +201,8 @@ public struct HeadlessHMI: Sendable {
 
     private mutating func answerRequest(id: Int64, method: String, params: [String: SDLJSON], now: NIODeadline) -> [HMIMessage] {
         let appID = params["appID"]?.intValue
+        // Every image Core names for the app (in a Show, a menu, an alert …) may be drawn.
+        if let appID { apps[appID]?.files.remember(imagesIn: .object(params)) }
         if Self.interactionFunctions[method] != nil {
             return openInteraction(id: id, method: method, params: params, now: now)
         }
@@ -212,11 +222,9 @@ public struct HeadlessHMI: Sendable {
         case "BasicCommunication.ActivateApp":
             if let appID { apps[appID]?.hmiLevel = params["level"]?.stringValue ?? "FULL" }
         case "UI.Show":
-            if let appID {
-                for (key, value) in params where key != "appID" { apps[appID]?.show[key] = value }
-            }
+            if let appID { apps[appID]?.applyShow(params) }
         case _ where HMIScreen.methods.contains(method):
-            if let appID { apps[appID]?.screen.apply(method, params) }
+            if let appID { apps[appID]?.screen.apply(method, params, now: now) }
         case "BasicCommunication.CloseApplication":
             if let appID { apps[appID]?.hmiLevel = "NONE" }
         case "VehicleInfo.SubscribeVehicleData":
@@ -234,10 +242,7 @@ public struct HeadlessHMI: Sendable {
         switch method {
         case "BasicCommunication.OnAppRegistered":
             guard let application = params["application"]?.objectValue, let appID = application["appID"]?.intValue else { return [] }
-            apps[appID] = App(
-                appID: appID, appName: application["appName"]?.stringValue ?? "",
-                policyAppID: application["policyAppID"]?.stringValue, hmiLevel: "NONE"
-            )
+            apps[appID] = App(registered: application, appID: appID)
             if autoActivate {
                 return (try? activate(appID: appID)) ?? []
             }
@@ -248,5 +253,25 @@ public struct HeadlessHMI: Sendable {
         default:
             return []
         }
+    }
+}
+
+extension HeadlessHMI.App {
+    /// An app as `BasicCommunication.OnAppRegistered` describes it (`application`, HMI_API.xml
+    /// `HMIApplication`; Core's `MessageHelper::CreateHMIApplicationStruct`): its name and ids,
+    /// whether it is a media app, its types, its icon's full path (only when the file exists on
+    /// Core's side) and the color schemes it registered with.
+    init(registered application: [String: SDLJSON], appID: Int64) {
+        self.init(
+            appID: appID, appName: application["appName"]?.stringValue ?? "",
+            policyAppID: application["policyAppID"]?.stringValue, hmiLevel: "NONE"
+        )
+        isMediaApplication = application["isMediaApplication"]?.boolValue
+        appType = application["appType"]?.arrayValue
+        if let icon = application["icon"]?.stringValue, HMIFileNames.name(ofPath: icon) != nil {
+            registeredIcon = icon
+            files.remember(path: icon)
+        }
+        screen.applyTemplate(nil, day: application["dayColorScheme"], night: application["nightColorScheme"])
     }
 }

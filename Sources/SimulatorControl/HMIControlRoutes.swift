@@ -13,7 +13,10 @@ import SDLTransport
 /// the app declared to the gateway's managers (``GatewayNames``).
 ///
 /// - `GET /status`: whether the HMI is connected and ready, and Core's address
-/// - `GET /apps`, `GET /apps/{appID}`, `GET /apps/{appID}/screen` (its last `UI.Show`)
+/// - `GET /apps`, `GET /apps/{appID}`, `GET /apps/{appID}/screen` (what the head unit draws for
+///   it: its `UI.Show` fields, template, menu, media clock, icon …)
+/// - `GET /apps/{appID}/files/{name}`: a file Core named for the app (an image), from Core's storage
+///   folder when the gateway can read it
 /// - `PUT /apps/{appID}/hmi` `{"hmiLevel": "FULL"}`: SDL.ActivateApp; NONE, BACKGROUND, LIMITED
 /// - `POST /apps/{appID}/commands/{cmdID}` `{"triggerSource": "MENU"|"VR"}`: UI/VR.OnCommand
 /// - `POST /apps/{appID}/interaction` `{"choiceID", "sliderPosition", "result", "triggerSource", "text"}`:
@@ -36,7 +39,7 @@ public struct HMIControlRoutes: ControlRoutes {
 
     public static let operations: [APIOperation] = [
         APIOperation("GET", "status"), APIOperation("GET", "apps"), APIOperation("GET", "apps/{appID}"),
-        APIOperation("PUT", "apps/{appID}/hmi"), APIOperation("GET", "apps/{appID}/screen"),
+        APIOperation("PUT", "apps/{appID}/hmi"), APIOperation("GET", "apps/{appID}/screen"), APIOperation("GET", "apps/{appID}/files/{name}"),
         APIOperation("POST", "apps/{appID}/commands/{cmdID}"), APIOperation("POST", "apps/{appID}/interaction"),
         APIOperation("POST", "buttons/{name}/press"),
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
@@ -65,11 +68,9 @@ public struct HMIControlRoutes: ControlRoutes {
             let appID = try routes.app(context).appID
             let hmi = connection.snapshot
             let app = try Self.app(appID, connection)
-            var screen = app.screen.json
-            screen["show"] = .object(app.show)
-            screen["interactions"] = .array(hmi.interactions(ofApp: appID).map(\.json))
-            return .object(screen)
+            return app.screenJSON(now: .now(), interactions: hmi.interactions(ofApp: appID).map(\.json))
         }
+        addFiles(to: router)
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let appID = try routes.app(context).appID
             let body = try await SimulatorControlRoutes.body(request, allowed: ["hmiLevel"])

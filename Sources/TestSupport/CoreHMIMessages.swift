@@ -28,4 +28,32 @@ public enum CoreHMIMessages {
             """
         return try HMIMessage(parsing: Array(text.utf8))
     }
+
+    /// The UI.Show of an app's `Show {mainField1, mainField2, graphic, templateConfiguration}`, as
+    /// Core 8.2 builds it (show_request.cc `ShowRequest::Run`, docs/protocol.md §l): the text only
+    /// as `showStrings` of `{fieldName, fieldText}`, the graphic's `value` rewritten to the full
+    /// path of the file in the app's storage folder (`MessageHelper::VerifyImage`), the
+    /// `templateConfiguration` as the app sent it.
+    public static func show(
+        id: Int64, appID: Int64, mainField1: String, mainField2: String, graphicPath: String, template: String
+    ) throws(HMIError) -> HMIMessage {
+        let text = """
+            {"id":\(id),"jsonrpc":"2.0","method":"UI.Show","params":{"appID":\(appID),\
+            "graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"\(graphicPath)"},\
+            "showStrings":[{"fieldName":"mainField1","fieldText":"\(mainField1)"},{"fieldName":"mainField2","fieldText":"\(mainField2)"}],\
+            "templateConfiguration":{"template":"\(template)"}}}
+            """
+        return try HMIMessage(parsing: Array(text.utf8))
+    }
+
+    /// The UI.Show Core 8.2 sends for an app's `SetDisplayLayout {displayLayout, dayColorScheme}`
+    /// (set_display_layout_request.cc: 8.2's HMI API has no UI.SetDisplayLayout): no text (an
+    /// empty `showStrings`), the layout as `templateConfiguration.template`.
+    public static func displayLayoutShow(id: Int64, appID: Int64, layout: String) throws(HMIError) -> HMIMessage {
+        let text = """
+            {"id":\(id),"jsonrpc":"2.0","method":"UI.Show","params":{"appID":\(appID),"showStrings":[],\
+            "templateConfiguration":{"dayColorScheme":{"backgroundColor":{"blue":0,"green":0,"red":0}},"template":"\(layout)"}}}
+            """
+        return try HMIMessage(parsing: Array(text.utf8))
+    }
 }

@@ -6,6 +6,9 @@ set -euo pipefail
 cd /opt/sdl_core/bin
 sed -i "s|^ServerAddress = .*|ServerAddress = ${SDL_CORE_HMI_ADDRESS:-127.0.0.1}|" smartDeviceLink.ini
 if [ "${SDL_CORE_CLEAN_STORAGE:-0}" = 1 ]; then
-    rm -rf storage app_info.dat
+    # The folder's contents: the folder itself may be a mounted volume.
+    mkdir -p storage
+    find storage -mindepth 1 -delete
+    rm -f app_info.dat
 fi
 exec ./smartDeviceLinkCore smartDeviceLink.ini
