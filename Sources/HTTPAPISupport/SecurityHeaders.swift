@@ -26,8 +26,8 @@ public enum SecurityHeaders {
     public static func apply(to headers: inout HTTPFields) {
         let ownPolicy = headers[.contentSecurityPolicy]
         for (name, value) in fields { headers[name] = value }
-        if let ownPolicy, !ownPolicy.isEmpty, !ownPolicy.contains("frame-ancestors") {
-            headers[.contentSecurityPolicy] = ownPolicy + "; frame-ancestors 'none'"
+        if let ownPolicy, !ownPolicy.isEmpty {
+            headers[.contentSecurityPolicy] = ownPolicy.contains("frame-ancestors") ? ownPolicy : ownPolicy + "; frame-ancestors 'none'"
         }
     }
 }
