@@ -100,7 +100,7 @@ function hmiMenu(screen) {
 
 /** An image Core sent (its value a path in Core's storage) by the name the HMI's files route serves. */
 function hmiImages(value) {
-  return JSON.parse(JSON.stringify(value ?? null), (key, v) => (v && typeof v === "object" && v.imageType === "DYNAMIC" && typeof v.value === "string" ? { ...v, value: baseName(v.value) } : v));
+  return JSON.parse(JSON.stringify(value ?? null), (key, v) => (v && typeof v === "object" && v.imageType === "DYNAMIC" && typeof v.value === "string" ? { ...v, value: v.name ?? baseName(v.value) } : v));
 }
 
 /** UI.Show's fields by their mobile names: Core sends text as `showStrings` ({fieldName, fieldText}). */
