@@ -296,6 +296,9 @@ try:
     print(f"ok   the builder records 2 s of the simulated microphone and its player holds {duration:.3f} s of audio")
 
     tab("hmi")
+    # The app on the screen (the unregister test's app was in FULL before it left).
+    api("PUT", "/v1/simulator/apps/demo-app/hmi", {"hmiLevel": "FULL"})
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hmi-screen[data-app='demo-app']"))
     alert = {"text": ["Low fuel"], "softButtons": [{"id": "ok", "text": "Got it"}]}
     answers = []
     thread = threading.Thread(target=lambda: answers.append(api("POST", "/v1/apps/demo-app/alerts", alert)))

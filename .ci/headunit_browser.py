@@ -70,12 +70,18 @@ class Browser:
         return self.wait(attempt, f"a {css}{f' with {text!r}' if text else ''} to click")
 
     def screenshot(self, css, path):
-        node = self.find(css)
+        """A picture of the first element matching `css`, found again if it was redrawn."""
         pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
-        if self.kind == "chromium":
-            node.screenshot(str(path))
-        else:
-            pathlib.Path(path).write_bytes(base64.b64decode(self.driver.screenshot(element=node)))
+
+        def attempt():
+            node = self.find(css)
+            if self.kind == "chromium":
+                node.screenshot(str(path))
+            else:
+                pathlib.Path(path).write_bytes(base64.b64decode(self.driver.screenshot(element=node)))
+            return True
+
+        self.wait(attempt, f"a picture of {css}")
 
     def page_screenshot(self, path):
         pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)

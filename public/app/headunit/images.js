@@ -52,7 +52,8 @@ export class ImageStore {
 
   forget(appID, name) {
     const key = `${appID}\u0000${name}`;
-    this.urls.get(key)?.then(({ url }) => url && URL.revokeObjectURL(url));
+    // The screen still shows the old bytes until it draws again: let go of them a little later.
+    this.urls.get(key)?.then(({ url }) => url && setTimeout(() => URL.revokeObjectURL(url), 10000));
     this.urls.delete(key);
   }
 
@@ -77,18 +78,22 @@ export function imageElement(store, appID, image, role) {
     return box;
   }
   box.classList.add("loading");
+  const placeholder = (why) => {
+    box.classList.add("missing");
+    box.title = `${image.value}: ${why}`;
+    box.replaceChildren(element("span", { className: "label" }, image.value));
+  };
   store.load(appID, image.value).then(({ url, missing }) => {
     box.classList.remove("loading");
     if (missing) {
-      box.classList.add("missing");
-      box.title = `${image.value}: ${missing}`;
-      box.replaceChildren(element("span", { className: "label" }, image.value));
+      placeholder(missing);
     } else if (image.isTemplate) {
       // A template image is a shape: the colour scheme paints it (CSS mask with the image's alpha).
       box.classList.add("template");
       box.replaceChildren(element("span", { className: "mask", style: `--mask: url("${url}")`, role: "img", "aria-label": image.value }));
     } else {
-      box.replaceChildren(element("img", { src: url, alt: image.value, draggable: false }));
+      // Bytes a browser cannot draw (not an image, or a format it lacks) are named, as a missing file is.
+      box.replaceChildren(element("img", { src: url, alt: image.value, draggable: false, onerror: () => placeholder("not an image this browser can draw") }));
     }
   });
   return box;
