@@ -10,14 +10,13 @@ Usage: browser-headunit.py chromium|firefox BASE_URL ARTIFACTS"""
 import json
 import os
 import pathlib
-import struct
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-import zlib
 
+from browser_support import png
 from headunit_browser import Browser
 
 kind, base, artifacts = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
@@ -35,13 +34,6 @@ def api(method, path, body=None, raw=None, timeout=15):
             return json.loads(text) if text else None
     except urllib.error.HTTPError as error:
         raise RuntimeError(f"{method} {path}: {error.code} {error.read().decode(errors='replace')}") from None
-
-
-def png(width, height, pixel):
-    """A PNG of `pixel(x, y) → (r, g, b, a)`."""
-    rows = b"".join(b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height))
-    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 # Album art: a sunset gradient with a disc; a star as a template icon (alpha only); an app icon.

@@ -4,7 +4,10 @@ A fake of Core's HMI WebSocket (JSON-RPC, as Core's message broker answers) stan
 it registers one app with the HMI. The page, with a control token, finds the headless HMI, hides
 what only the simulator has (feed, faults), and its HMI level, button, speed and driver
 distraction controls reach the fake Core as SDL.ActivateApp, Buttons.OnButtonPress,
-VehicleInfo.OnVehicleData and UI.OnDriverDistraction.
+VehicleInfo.OnVehicleData and UI.OnDriverDistraction. Then the HMI preview draws the app's screen
+from Core's own UI.Show (text as showStrings, the template, a graphic by the path of a file in
+Core's storage, soft buttons), a soft button clicked there is the driver's press to Core, and
+Core's UI.Alert is drawn over the screen and answered by a click.
 Usage: browser-hmi.py PATH/TO/sdl-gateway ARTIFACTS"""
 import json
 import pathlib
@@ -21,17 +24,19 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from websockets.sync.server import serve
 
-from browser_support import chromium, save_failure
+from browser_support import chromium, png, save_failure
 
 binary, artifacts = sys.argv[1], pathlib.Path(sys.argv[2])
 TOKEN = "hmi-browser-token"
 received = []
 lock = threading.Lock()
+connections = []  # Core's end of the HMI connection, to send the HMI requests as Core does
 
 
 def core(websocket):
     """Core's side of the HMI connection: the broker's handshake, an app, a vehicle data subscription."""
     components = 0
+    connections.append(websocket)
     for text in websocket:
         message = json.loads(text)
         with lock:
@@ -115,6 +120,36 @@ try:
     driver.find_element(By.ID, "sim-dd").click()
     wait.until(lambda d: got(lambda m: m.get("method") == "UI.OnDriverDistraction" and m["params"].get("state") == "DD_ON"))
     print("ok   driver distraction reaches Core as UI.OnDriverDistraction")
+    driver.find_element(By.ID, "sim-dd").click()
+    wait.until(lambda d: got(lambda m: m.get("method") == "UI.OnDriverDistraction" and m["params"].get("state") == "DD_OFF"))
+
+    # Core's UI.Show as Core 8.2 sends it: text as showStrings, the graphic by the full path of the
+    # file in Core's storage folder (readable here, as with a shared volume), the template.
+    storage = pathlib.Path(tempfile.mkdtemp()) / "bench-app_0123456789"
+    storage.mkdir(parents=True)
+    (storage / "cover.png").write_bytes(png(96, 96, lambda x, y: (40 + x * 2, 90, 200 - y, 255)))
+    connections[0].send(json.dumps({"jsonrpc": "2.0", "id": 901, "method": "UI.Show", "params": {
+        "appID": 7, "showStrings": [{"fieldName": "mainField1", "fieldText": "From Core"}, {"fieldName": "mainField2", "fieldText": "through the HMI"}],
+        "graphic": {"imageType": "DYNAMIC", "isTemplate": False, "value": str(storage / "cover.png")},
+        "softButtons": [{"type": "TEXT", "text": "Reply", "softButtonID": 5, "isHighlighted": False, "systemAction": "DEFAULT_ACTION"}],
+        "templateConfiguration": {"template": "GRAPHIC_WITH_TEXT_AND_SOFTBUTTONS"}}}))
+    driver.find_element(By.ID, "tab-hmi").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hmi-screen[data-template=GRAPHIC_WITH_TEXT_AND_SOFTBUTTONS]"))
+    wait.until(lambda d: "From Core" in d.find_element(By.ID, "hmi-fields").text)
+    wait.until(lambda d: d.execute_script("const i = document.querySelector('#hmi-screen .hu-graphic img'); return i && i.complete && i.naturalWidth") == 96)
+    driver.find_element(By.CSS_SELECTOR, "#hmi-screen .hu-soft-button").click()
+    wait.until(lambda d: got(lambda m: m.get("method") == "Buttons.OnButtonPress" and m["params"].get("name") == "CUSTOM_BUTTON" and m["params"].get("customButtonID") == 5))
+    print("ok   the preview draws Core's UI.Show (showStrings, template, the graphic read from Core's storage); its soft button is the driver's press to Core")
+
+    # Core's UI.Alert over the screen, answered by the driver's click on its button.
+    connections[0].send(json.dumps({"jsonrpc": "2.0", "id": 902, "method": "UI.Alert", "params": {
+        "appID": 7, "alertStrings": [{"fieldName": "alertText1", "fieldText": "Call from Ann"}], "duration": 0,
+        "softButtons": [{"type": "TEXT", "text": "Answer", "softButtonID": 9, "systemAction": "DEFAULT_ACTION"}], "alertType": "UI"}}))
+    wait.until(lambda d: "Answer" in d.find_element(By.ID, "hmi-overlay").text)
+    driver.find_element(By.CSS_SELECTOR, "#hmi-overlay .hu-soft-button").click()
+    wait.until(lambda d: got(lambda m: m.get("id") == 902 and "result" in m))
+    wait.until(lambda d: not d.find_elements(By.ID, "hmi-overlay"))
+    print("ok   Core's UI.Alert is drawn over the screen; its button clicked answers Core and closes it")
 except Exception as error:  # report, save what shows the failure, fail the step
     print(f"FAIL {type(error).__name__}: {error}")
     print(pathlib.Path(log.name).read_text()[-2000:])

@@ -2,6 +2,8 @@
 screenshot and that log when a test fails."""
 import json
 import pathlib
+import struct
+import zlib
 
 from selenium import webdriver
 
@@ -47,3 +49,10 @@ def firefox_marionette(profile_dir):
     client.start_session()
     client.timeout.script = 60
     return process, client
+
+
+def png(width, height, pixel):
+    """A PNG of `pixel(x, y) → (r, g, b, a)`, for tests that need an image with real pixels."""
+    rows = b"".join(b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height))
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")

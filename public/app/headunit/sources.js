@@ -110,6 +110,18 @@ function hmiShow(show) {
   return fields;
 }
 
+/**
+ * A UI request of Core's by the mobile names the pop-ups read (HMI_API.xml): `alertStrings`
+ * ({fieldName, fieldText}) as alertText1…, `initialText` and `messageText` as their text.
+ */
+function hmiParams(params) {
+  const fields = { ...(params ?? {}) };
+  for (const { fieldName, fieldText } of params?.alertStrings ?? []) if (fieldName) fields[fieldName] = fieldText;
+  if (params?.initialText?.fieldText !== undefined) fields.initialText = params.initialText.fieldText;
+  if (params?.messageText?.fieldText !== undefined) fields.scrollableMessageBody = params.messageText.fieldText;
+  return fields;
+}
+
 /** SDL Core through the in-process headless HMI (`/v1/hmi`). */
 export function fromHMI(gw) {
   const api = gw.hmi;
@@ -136,7 +148,7 @@ export function fromHMI(gw) {
         globalProperties: screen.globalProperties ?? {},
         menu: hmiMenu(screen),
         choiceSets: [],
-        overlay: waiting ? { function: waiting.method.split(".")[1], parameters: waiting.params ?? {}, durationMs: waiting.durationMs, remainingMs: waiting.remainingMs } : null,
+        overlay: waiting ? { function: waiting.method.split(".")[1], parameters: hmiParams(waiting.params), durationMs: waiting.durationMs, remainingMs: waiting.remainingMs } : null,
       } : null;
       return { apps: list, shown, popupOf: shown?.overlay ? shown : null, driverDistraction: distraction?.state, signature: signatureOf([apps, screen, distraction]) };
     },
