@@ -16,7 +16,7 @@ import Testing
 /// reads, and `GET /apps/{appID}/files/{name}` serves the file's bytes; only a file Core named.
 @Suite("Headless HMI screen and files routes", .timeLimit(.minutes(1)))
 struct HMIFilesRouteTests {
-    static let coreAppID: Int64 = 1_443_150_702
+    static let coreAppID = HMIControlNamesTests.coreAppID
 
     /// A folder standing in for Core's storage folder, removed after `body`.
     static func withStorage(_ body: (URL) async throws -> Void) async throws {
@@ -26,32 +26,19 @@ struct HMIFilesRouteTests {
         try await body(folder)
     }
 
-    /// The control API over an HMI connected to a fake Core that registered "radio01" and sent
-    /// `messages` (each answered by the HMI before `body` runs).
+    /// The control API over an HMI connected to a fake Core that registered "radio01" (the naming
+    /// tests' fake) and sent `messages`, each answered by the HMI before `body` runs.
     static func withCore(
         sending messages: [HMIMessage], _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let core = try await FakeCoreHMI.bind()
-        let connection = HMIConnection(address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-test"))
-        let app = Application(router: HMIControlRoutes(connection: connection).makeRouter())
-        try await app.test(.router) { client in
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await connection.run() }
-                try await core.serveOne { fake, _ in
-                    try await fake.send(.notification(
-                        method: "BasicCommunication.OnAppRegistered",
-                        params: ["application": ["appID": .int(coreAppID), "appName": "Radio", "policyAppID": "radio01"]]
-                    ))
-                    for message in messages + [.request(id: 90, method: "UI.IsReady", params: [:])] {
-                        try await fake.send(message)
-                        guard case .request(let id, _, _) = message else { continue }
-                        // The HMI has applied a request once it answered it.
-                        _ = try #require(try await fake.next { if case .response(id, _) = $0 { true } else { false } })
-                    }
-                    try await body(client)
-                }
-                group.cancelAll()
+        try await HMIControlNamesTests.withCore { client, fake in
+            for message in messages {
+                try await fake.send(message)
+                guard case .request(let id, _, _) = message else { continue }
+                // The HMI has applied a request once it answered it.
+                _ = try #require(try await fake.next { if case .response(id, _) = $0 { true } else { false } })
             }
+            try await body(client)
         }
     }
 
