@@ -141,6 +141,17 @@ try:
     wait.until(lambda d: got(lambda m: m.get("method") == "Buttons.OnButtonPress" and m["params"].get("name") == "CUSTOM_BUTTON" and m["params"].get("customButtonID") == 5))
     print("ok   the preview draws Core's UI.Show (showStrings, template, the graphic read from Core's storage); its soft button is the driver's press to Core")
 
+    # A file in a storage folder the gateway cannot read: the gateway's own copy (its image store,
+    # which declared images are uploaded from) is drawn instead.
+    request = urllib.request.Request(base + "/v1/images/logo.png", method="PUT", data=png(64, 64, lambda x, y: (200, 60 + y, 40, 255)))
+    request.add_header("Authorization", f"Bearer {TOKEN}")
+    request.add_header("Content-Type", "image/png")
+    urllib.request.urlopen(request, timeout=30).read()
+    connections[0].send(json.dumps({"jsonrpc": "2.0", "id": 903, "method": "UI.Show", "params": {
+        "appID": 7, "showStrings": [], "graphic": {"imageType": "DYNAMIC", "isTemplate": False, "value": "/var/lib/unshared-core-storage/bench-app_0123456789/logo.png"}}}))
+    wait.until(lambda d: d.execute_script("const i = document.querySelector('#hmi-screen .hu-graphic img'); return i && i.complete && i.naturalWidth") == 64)
+    print("ok   a file of Core's that the gateway cannot read is drawn from the gateway's image store")
+
     # Core's UI.Alert over the screen, answered by the driver's click on its button.
     connections[0].send(json.dumps({"jsonrpc": "2.0", "id": 902, "method": "UI.Alert", "params": {
         "appID": 7, "alertStrings": [{"fieldName": "alertText1", "fieldText": "Call from Ann"}], "duration": 0,

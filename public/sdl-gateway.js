@@ -124,6 +124,8 @@ export class Gateway {
       /** Keeps an image (a Blob, ArrayBuffer or typed array) in the gateway's image store. */
       put: async (name, bytes) => this.request("PUT", `/v1/images/${enc(name)}`, bytes, { raw: true }),
       remove: async (name) => this.request("DELETE", `/v1/images/${enc(name)}`),
+      /** An image of the store, as a Blob. */
+      get: async (name) => this.blob(`/v1/images/${enc(name)}`),
     };
     this.spec = {
       /** One function of the RPC spec (`GET /v1/spec/functions/{name}`): its parameters and a template. */

@@ -159,6 +159,14 @@ export function fromHMI(gw) {
     leave: (model) => api.setHMILevel(model.appID, model.isMedia ? "LIMITED" : "BACKGROUND"),
     // Core keeps the system context itself (UI.OnSystemContext is the HMI's to send; not offered here).
     menuContext: async () => {},
-    file: (appID, name) => api.file(appID, name),
+    // The file as Core holds it (its storage folder, when the gateway can read it); else the
+    // gateway's own copy: the image store it uploads declared images from.
+    file: async (appID, name) => {
+      try {
+        return await api.file(appID, name);
+      } catch (error) {
+        return gw.images.get(name).catch(() => Promise.reject(error));
+      }
+    },
   };
 }
