@@ -66,7 +66,7 @@ try:
     driver.find_element(By.ID, "tab-hmi").click()
 
     def press_pause(d):
-        button = next((b for b in d.find_elements(By.CSS_SELECTOR, "#hmi .softbuttons button") if b.text == "Pause"), None)
+        button = next((b for b in d.find_elements(By.CSS_SELECTOR, "#hmi-screen .hu-soft-button") if b.text == "Pause"), None)
         return button is not None and (button.click() or True)
 
     WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException]).until(press_pause)
