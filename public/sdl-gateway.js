@@ -345,6 +345,8 @@ export class App {
     this.files = {
       list: () => call("GET", "/files"),
       remove: (name) => call("DELETE", `/files/${enc(name)}`),
+      /** The gateway's copy of an image it uploaded for the app (`GET …/files/{name}`), as a Blob. */
+      get: (name) => gateway.blob(`${path}/files/${enc(name)}`),
       /**
        * Uploads a file (PutFile); `onProgress(sent, total)` reports the bytes sent.
        * @param {string} name

@@ -132,6 +132,8 @@ public final class GatewayApps: Service, Sendable {
     public let hub: EventHub
     /// The gateway's image store, which the managers upload from.
     let images: ImageStore
+    /// Copies of the images apps uploaded through the files route (``UploadedImageCopies``).
+    let uploadedImages: UploadedImageCopies
     let registry: SDLAppRegistry
     private let state = Mutex(State())
     /// `PUT /v1/apps/{id}` runs one request per id at a time (``put(id:core:app:wait:)``).
@@ -150,6 +152,7 @@ public final class GatewayApps: Service, Sendable {
         self.audioRecordingSize = audioRecordingSize
         self.hub = hub
         self.images = ImageStore(capacity: imageStoreSize)
+        self.uploadedImages = UploadedImageCopies()
         self.logger = logger
         // The event pump always reads, so a session waits for it rather than losing events: a
         // burst from the head unit is held back by TCP, not dropped (issue "Reliability").
@@ -416,6 +419,7 @@ public final class GatewayApps: Service, Sendable {
         // A create still waiting for this app stops waiting (it finds the app gone).
         waiters.forEach { $0.resume() }
         hub.removeApp(id, incarnation: incarnation)
+        uploadedImages.removeApp(id)
         logger.info("app removed", metadata: ["gateway.app": "\(id)"])
         return true
     }
@@ -433,6 +437,11 @@ public final class GatewayApps: Service, Sendable {
     public var connectionStates: [SDLAppSession.ConnectionState] { registry.all.map(\.session.connectionState) }
 
     /// Remembers what a file request said about the app's files.
+    /// The key of app `id`'s (current incarnation's) copy of `name`; nil when there is no app `id`.
+    func uploadedImageKey(_ id: String, name: String) -> UploadedImageCopies.Key? {
+        state.withLock { $0.apps[id] }.map { UploadedImageCopies.Key(app: id, incarnation: $0.incarnation, name: name) }
+    }
+
     func noteFiles(_ id: String, added: String? = nil, removed: String? = nil, all: [String]? = nil, spaceAvailable: Int64?) {
         state.withLock { state in
             guard state.apps[id] != nil else { return }

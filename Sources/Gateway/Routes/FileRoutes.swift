@@ -1,10 +1,13 @@
+import Foundation
 import HTTPAPISupport
+import HTTPTypes
 import Hummingbird
 import SDLClient
 import SDLProtocol
 
 /// `PUT /v1/apps/{id}/files/{name}` (the raw body streamed into PutFile chunks, holding about one
-/// chunk in memory), `GET /v1/apps/{id}/files` (ListFiles), `DELETE /v1/apps/{id}/files/{name}`
+/// chunk in memory, and a copy of a small image: ``UploadedImageCopies``), `GET /v1/apps/{id}/files`
+/// (ListFiles), `GET /v1/apps/{id}/files/{name}` (that copy), `DELETE /v1/apps/{id}/files/{name}`
 /// (DeleteFile); docs/protocol.md §c "PutFile with bulk data".
 struct FileRoutes: Sendable {
     let apps: GatewayApps
@@ -64,18 +67,28 @@ struct FileRoutes: Sendable {
             let chunkSize = try Query.int(request, "chunkSize", in: 1024...16 << 20).map { Int($0) } ?? SDLFileUploadPlan.defaultChunkSize
             var chunks = 0
             let response: SDLRPCMessage
+            // An image small enough is copied as it streams past (GET answers it later).
+            let system = try Query.bool(request, "system", default: false)
+            let collector = UploadCollector(keep: !system && apps.uploadedImages.keeps(fileType: fileType, size: length))
             do {
                 response = try await session.upload(
                     name: name, fileType: fileType,
                     persistent: try Query.bool(request, "persistent", default: false),
-                    system: try Query.bool(request, "system", default: false),
-                    size: length, chunks: request.body, chunkSize: chunkSize
+                    system: system,
+                    size: length, chunks: request.body.map { collector.add($0) }, chunkSize: chunkSize
                 ) { progress in chunks = progress.chunksSent }
             } catch let error as SDLClientError {
                 throw GatewayError(error)
             }
             let space = response.parameters["spaceAvailable"]?.intValue
             apps.noteFiles(id, added: name, spaceAvailable: space)
+            if !system, let key = apps.uploadedImageKey(id, name: name) {
+                if let bytes = collector.collected {
+                    apps.uploadedImages.keep(key, bytes: bytes, fileType: fileType)
+                } else {
+                    apps.uploadedImages.remove(key)  // replaced by a file that is not copied
+                }
+            }
             var headers = HTTPFields()
             headers[.location] = "/v1/apps/\(id)/files/\(name)"
             return HTTPBody.response(
@@ -91,6 +104,19 @@ struct FileRoutes: Sendable {
             apps.noteFiles(id, all: names, spaceAvailable: space)
             return HTTPBody.response(["files": .array(names.map(SDLJSON.string)), "spaceAvailable": space.map(SDLJSON.int) ?? .null])
         }
+        router.get("v1/apps/:id/files/:name") { request, context -> Response in
+            let id = try context.parameters.decoded("id")
+            let name = try context.parameters.decoded("name")
+            try Self.checkFileName(name)
+            _ = try apps.session(id)
+            guard let key = apps.uploadedImageKey(id, name: name), let copy = apps.uploadedImages.copy(key) else {
+                throw GatewayError(
+                    .notFound,
+                    "the gateway keeps no copy of \(name) for \(id): it copies the images (PNG, JPEG, BMP) of at most \(UploadedImageCopies.maximumFileSize) bytes it uploads through PUT /v1/apps/{id}/files/{name}, \(apps.uploadedImages.capacity) bytes in all, the oldest going first; GET /v1/apps/\(id)/files lists what the head unit holds"
+                )
+            }
+            return Self.fileResponse(copy, request: request)
+        }
         router.delete("v1/apps/:id/files/:name") { _, context -> Response in
             let id = try context.parameters.decoded("id")
             let name = try context.parameters.decoded("name")
@@ -98,8 +124,24 @@ struct FileRoutes: Sendable {
             let response = try await fileRequest(id, "DeleteFile", ["syncFileName": .string(name)])
             let space = response["spaceAvailable"]?.intValue
             apps.noteFiles(id, removed: name, spaceAvailable: space)
+            if let key = apps.uploadedImageKey(id, name: name) { apps.uploadedImages.remove(key) }
             return HTTPBody.response(["spaceAvailable": space.map(SDLJSON.int) ?? .null])
         }
+    }
+
+    /// A copy's bytes with its type and validator; 304 when `If-None-Match` names it. The bytes
+    /// came from an app: `sandbox` keeps them from running anything in the gateway's origin.
+    static func fileResponse(_ copy: UploadedImageCopies.Copy, request: Request) -> Response {
+        var headers = HTTPFields()
+        headers[.eTag] = copy.etag
+        headers[.cacheControl] = "no-cache"
+        headers[.contentSecurityPolicy] = "sandbox"
+        let asked = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        if asked.contains("*") || asked.contains(copy.etag) || asked.contains("W/" + copy.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = ImageStore.fileTypes[copy.fileType] ?? "application/octet-stream"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: copy.bytes))
     }
 
     private func fileRequest(_ id: String, _ function: String, _ parameters: SDLJSON) async throws(GatewayError) -> SDLJSON {

@@ -149,7 +149,7 @@ public struct GatewayRouter: Sendable {
         APIOperation("PUT", "/v1/apps/{id}/subscriptions/buttons/{button}", query: ["owner"]),
         APIOperation("DELETE", "/v1/apps/{id}/subscriptions/buttons/{button}", query: ["owner"]),
         APIOperation("PUT", "/v1/apps/{id}/files/{name}", query: ["fileType", "persistent", "system", "chunkSize"]),
-        APIOperation("GET", "/v1/apps/{id}/files"), APIOperation("DELETE", "/v1/apps/{id}/files/{name}"),
+        APIOperation("GET", "/v1/apps/{id}/files"), APIOperation("GET", "/v1/apps/{id}/files/{name}"), APIOperation("DELETE", "/v1/apps/{id}/files/{name}"),
         APIOperation("POST", "/v1/apps/{id}/audio-pass-thru"), APIOperation("GET", "/v1/apps/{id}/audio-pass-thru/last.wav"),
         APIOperation("GET", "/v1/apps/{id}/events", query: ["types", "names", "since", "ticket", "audio"]),
         APIOperation("GET", "/v1/events", query: ["types", "names", "ticket", "audio"]),

@@ -125,9 +125,12 @@ function hmiParams(params) {
 /** SDL Core through the in-process headless HMI (`/v1/hmi`). */
 export function fromHMI(gw) {
   const api = gw.hmi;
+  // Core's app id → the gateway's app of the same SDL appID, whose uploads the gateway copied.
+  let gatewayIDs = new Map();
   return {
     async load() {
-      const [apps, distraction] = await Promise.all([api.apps(), api.driverDistractionState().catch(() => null)]);
+      const [apps, distraction, gatewayApps] = await Promise.all([api.apps(), api.driverDistractionState().catch(() => null), gw.apps.list().catch(() => [])]);
+      gatewayIDs = new Map(apps.map((app) => [app.appID, gatewayApps.find((g) => g.appID === app.policyAppID)?.id]));
       const full = apps.find((app) => app.hmiLevel === "FULL");
       const screen = full ? hmiImages(await api.screen(full.appID).catch(() => null)) : null;
       const list = apps.map((app) => ({ appID: app.appID, appName: app.appName, hmiLevel: app.hmiLevel, icon: hmiImages(app.icon ?? null) }));
@@ -160,12 +163,15 @@ export function fromHMI(gw) {
     // Core keeps the system context itself (UI.OnSystemContext is the HMI's to send; not offered here).
     menuContext: async () => {},
     // The file as Core holds it (its storage folder, when the gateway can read it); else the
-    // gateway's own copy: the image store it uploads declared images from.
+    // gateway's own copies: of what it uploaded for the app, then of its image store, which
+    // declared images are uploaded from.
     file: async (appID, name) => {
       try {
         return await api.file(appID, name);
       } catch (error) {
-        return gw.images.get(name).catch(() => Promise.reject(error));
+        const gatewayID = gatewayIDs.get(appID);
+        const uploaded = gatewayID ? gw.app(gatewayID).files.get(name) : Promise.reject(error);
+        return uploaded.catch(() => gw.images.get(name)).catch(() => Promise.reject(error));
       }
     },
   };
