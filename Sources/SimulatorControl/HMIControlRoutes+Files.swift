@@ -31,16 +31,11 @@ extension HMIControlRoutes {
             }
             let file = try await HMIFileReader.read(path, readBytes: request.method != .head)
             var headers = HTTPFields()
-            headers[.eTag] = file.etag
-            headers[.cacheControl] = "no-cache"
             headers[.xContentTypeOptions] = "nosniff"
             headers[.contentSecurityPolicy] = "sandbox"
-            if HMIFileReader.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: file.etag) {
-                return Response(status: .notModified, headers: headers)
-            }
-            headers[.contentType] = HMIFileReader.contentType(ofName: name)
-            headers[.contentLength] = String(file.size)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.bytes ?? ByteBuffer()))
+            return StoredBytesAnswer.response(
+                file.bytes, size: Int(file.size), contentType: HMIFileReader.contentType(ofName: name), etag: file.etag, request: request, headers: headers
+            )
         }
     }
 }

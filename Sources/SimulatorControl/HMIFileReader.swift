@@ -64,18 +64,6 @@ enum HMIFileReader {
         )
     }
 
-    /// Whether `If-None-Match` (a list of ETags, weak ones compared weakly, or `*`) matches `etag`.
-    static func matches(ifNoneMatch header: String?, etag: String) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains { candidate in
-            // An entity tag holds no space or tab (RFC 9110 §8.8.3): only the list's are dropped.
-            var tag = String(candidate.filter { $0 != " " && $0 != "\t" })
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
-        }
-    }
-
     /// The media type of a file by its extension (`application/octet-stream` when unknown).
     static func contentType(ofName name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "application/octet-stream" }

@@ -60,25 +60,11 @@ extension SimulatorControlRoutes {
             )
         }
         var headers = HTTPFields()
-        headers[.eTag] = file.entityTag
-        headers[.cacheControl] = "no-cache"
-        if let match = request.headers[.ifNoneMatch], entityTags(match).contains(where: { $0 == file.entityTag || $0 == "*" }) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = mediaTypes[file.fileType] ?? "application/octet-stream"
-        headers[.contentLength] = String(file.size)
         headers[.contentSecurityPolicy] = "sandbox"
         headers[.contentDisposition] = "inline; filename*=UTF-8''" + percentEncoded(name)
-        return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: file.bytes))
-    }
-
-    /// The tags of an `If-None-Match` value, compared weakly as RFC 9110 §13.1.2 has it (`W/` dropped).
-    static func entityTags(_ value: String) -> [Substring] {
-        value.split(separator: ",").map { tag in
-            var text = tag.drop { $0 == " " || $0 == "\t" }
-            while text.last == " " || text.last == "\t" { text = text.dropLast() }
-            return text.hasPrefix("W/") ? text.dropFirst(2) : text
-        }
+        return StoredBytesAnswer.response(
+            file.bytes, size: file.size, contentType: mediaTypes[file.fileType] ?? "application/octet-stream", etag: file.entityTag, request: request, headers: headers
+        )
     }
 
     /// `name` as an RFC 8187 `ext-value`: UTF-8, every byte but the `attr-char`s percent-encoded.

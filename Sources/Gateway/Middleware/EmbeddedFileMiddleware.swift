@@ -1,3 +1,4 @@
+import HTTPAPISupport
 import Hummingbird
 import NIOCore
 import SDLProtocol
@@ -40,15 +41,7 @@ struct EmbeddedFileMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return try await next(request, context)
         }
-        var headers = HTTPFields()
-        headers[.eTag] = file.entityTag
-        headers[.cacheControl] = "no-cache"
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").map({ $0.filter { !$0.isWhitespace } }).contains(where: { $0 == file.entityTag || $0 == "*" }) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = file.contentType
-        headers[.contentLength] = String(file.bytes.readableBytes)
-        return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: file.bytes))
+        return StoredBytesAnswer.response(file.bytes, size: file.bytes.readableBytes, contentType: file.contentType, etag: file.entityTag, request: request)
     }
 
     /// The file a URL path names: itself, or the `index.html` of a directory path.

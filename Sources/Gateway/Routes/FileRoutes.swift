@@ -1,6 +1,4 @@
-import Foundation
 import HTTPAPISupport
-import HTTPTypes
 import Hummingbird
 import SDLClient
 import SDLProtocol
@@ -115,7 +113,11 @@ struct FileRoutes: Sendable {
                     "the gateway keeps no copy of \(name) for \(id): it copies the images (PNG, JPEG, BMP) of at most \(UploadedImageCopies.maximumFileSize) bytes it uploads through PUT /v1/apps/{id}/files/{name}, \(apps.uploadedImages.capacity) bytes in all, the oldest going first; GET /v1/apps/\(id)/files lists what the head unit holds"
                 )
             }
-            return Self.fileResponse(copy, request: request)
+            // The bytes came from an app: `sandbox` keeps them from running anything in the gateway's origin.
+            return StoredBytesAnswer.response(
+                copy.bytes, size: copy.bytes.readableBytes, contentType: ImageStore.fileTypes[copy.fileType] ?? "application/octet-stream",
+                etag: copy.etag, request: request, headers: [.contentSecurityPolicy: "sandbox"]
+            )
         }
         router.delete("v1/apps/:id/files/:name") { _, context -> Response in
             let id = try context.parameters.decoded("id")
@@ -127,21 +129,6 @@ struct FileRoutes: Sendable {
             if let key = apps.uploadedImageKey(id, name: name) { apps.uploadedImages.remove(key) }
             return HTTPBody.response(["spaceAvailable": space.map(SDLJSON.int) ?? .null])
         }
-    }
-
-    /// A copy's bytes with its type and validator; 304 when `If-None-Match` names it. The bytes
-    /// came from an app: `sandbox` keeps them from running anything in the gateway's origin.
-    static func fileResponse(_ copy: UploadedImageCopies.Copy, request: Request) -> Response {
-        var headers = HTTPFields()
-        headers[.eTag] = copy.etag
-        headers[.cacheControl] = "no-cache"
-        headers[.contentSecurityPolicy] = "sandbox"
-        let asked = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-        if asked.contains("*") || asked.contains(copy.etag) || asked.contains("W/" + copy.etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = ImageStore.fileTypes[copy.fileType] ?? "application/octet-stream"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: copy.bytes))
     }
 
     private func fileRequest(_ id: String, _ function: String, _ parameters: SDLJSON) async throws(GatewayError) -> SDLJSON {
