@@ -11,7 +11,6 @@ import { popup } from "./headunit/popups.js";
 import { schemeStyle, screenBody } from "./headunit/screen.js";
 import { fromHMI, fromSimulator } from "./headunit/sources.js";
 
-let context = null;
 let source = null;
 let images = null;
 let selected = null;
@@ -24,7 +23,6 @@ let lastDrawn = null;
 let lastState = null;
 
 export function init(ctx) {
-  context = ctx;
   if (!ctx.simulated && !ctx.headless) {
     $("hmi").replaceChildren(element("p", { className: "muted" }, "The preview draws a head unit's screen: start the gateway with --simulate, or beside SDL Core with --core tcp://CORE:12345 --hmi ws://CORE:8087."));
     return;

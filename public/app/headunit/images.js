@@ -31,7 +31,7 @@ export function staticIcon(value) {
 /**
  * Loads DYNAMIC images for one head unit: `fetchFile(appID, name)` gives a Blob (the simulator's or
  * the headless HMI's files route); each file is fetched once and kept as an object URL until
- * `forget(appID, name)` (the app put or deleted it again) or `clear()`.
+ * `forget(appID, name)` (the app put or deleted it again).
  */
 export class ImageStore {
   constructor(fetchFile) {
@@ -55,10 +55,6 @@ export class ImageStore {
     // The screen still shows the old bytes until it draws again: let go of them a little later.
     this.urls.get(key)?.then(({ url }) => url && setTimeout(() => URL.revokeObjectURL(url), 10000));
     this.urls.delete(key);
-  }
-
-  clear() {
-    for (const key of [...this.urls.keys()]) this.forget(...key.split("\u0000"));
   }
 }
 

@@ -73,7 +73,7 @@ function paint(node) {
   node.querySelector(".end").textContent = clock.end != null ? clockText(clock.end) : "";
   // Counting down, the bar empties towards the end time; counting up, it fills towards it.
   const total = clock.direction < 0 ? clock.start ?? clock.position : clock.end;
-  const fraction = total ? (clock.direction < 0 ? position / total : position / total) : 0;
+  const fraction = total ? position / total : 0;
   node.querySelector(".fill").style.width = `${Math.min(100, Math.max(0, fraction * 100)).toFixed(2)}%`;
   node.querySelector(".hu-progress").setAttribute("aria-valuenow", String(Math.round(position)));
   node.dataset.position = String(Math.floor(position));

@@ -125,12 +125,12 @@ function hmiParams(params) {
 /** SDL Core through the in-process headless HMI (`/v1/hmi`). */
 export function fromHMI(gw) {
   const api = gw.hmi;
-  // Core's app id → the gateway's app of the same SDL appID, whose uploads the gateway copied.
-  let gatewayIDs = new Map();
+  // Core's app id → the app's own SDL appID, to find the gateway's app whose uploads it copied.
+  let policyAppIDs = new Map();
   return {
     async load() {
-      const [apps, distraction, gatewayApps] = await Promise.all([api.apps(), api.driverDistractionState().catch(() => null), gw.apps.list().catch(() => [])]);
-      gatewayIDs = new Map(apps.map((app) => [app.appID, gatewayApps.find((g) => g.appID === app.policyAppID)?.id]));
+      const [apps, distraction] = await Promise.all([api.apps(), api.driverDistractionState().catch(() => null)]);
+      policyAppIDs = new Map(apps.map((app) => [app.appID, app.policyAppID]));
       const full = apps.find((app) => app.hmiLevel === "FULL");
       const screen = full ? hmiImages(await api.screen(full.appID).catch(() => null)) : null;
       const list = apps.map((app) => ({ appID: app.appID, appName: app.appName, hmiLevel: app.hmiLevel, icon: hmiImages(app.icon ?? null) }));
@@ -169,8 +169,9 @@ export function fromHMI(gw) {
       try {
         return await api.file(appID, name);
       } catch (error) {
-        const gatewayID = gatewayIDs.get(appID);
-        const uploaded = gatewayID ? gw.app(gatewayID).files.get(name) : Promise.reject(error);
+        // Only for a file Core's storage did not give: the gateway's apps are read then, not on every look.
+        const gatewayApp = (await gw.apps.list().catch(() => [])).find((app) => app.appID === policyAppIDs.get(appID));
+        const uploaded = gatewayApp ? gw.app(gatewayApp.id).files.get(name) : Promise.reject(error);
         return uploaded.catch(() => gw.images.get(name)).catch(() => Promise.reject(error));
       }
     },
