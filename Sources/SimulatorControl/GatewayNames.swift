@@ -108,13 +108,19 @@ enum ControlID: Sendable, Hashable {
 
 extension GatewayNames {
     /// The `softButtonID` a button press names: with the app (`gatewayApps` of it) a declared id
-    /// too, without one only a number (a declared id belongs to an app).
+    /// too, without one only a number (a declared id belongs to an app). A number is a SoftButton's
+    /// `softButtonID`, 0…65535 (RPC spec, SoftButton), whatever button the press is for.
     func softButtonNumber(_ id: ControlID, gatewayApps: [String]?) throws -> Int64 {
-        if let gatewayApps { return try number(id, .softButton, gatewayApps: gatewayApps) }
-        if case .name(let text) = id, Int64(text) == nil {
+        if gatewayApps == nil, case .name(let text) = id, Int64(text) == nil {
             throw HTTPProblem.invalidBody("softButtonID \(text) is a declared id: name its app with appID")
         }
-        return try number(id, .softButton, gatewayApps: [])
+        let number = try number(id, .softButton, gatewayApps: gatewayApps ?? [])
+        guard (0...65_535).contains(number) else {
+            throw HTTPProblem(
+                status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed",
+                detail: "softButtonID \(number) is outside 0...65535 (a SoftButton's softButtonID)")
+        }
+        return number
     }
 }
 

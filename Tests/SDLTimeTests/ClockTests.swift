@@ -60,13 +60,18 @@ struct ClockTests {
         #expect(clock.scheduledDeadlines.isEmpty)
     }
 
-    @Test("The system clock's wake-up runs on its own; a cancelled one does not hold the test")
+    @Test("The system clock's wake-up runs on its own, not before its deadline; a cancelled one never runs", .timeLimit(.minutes(1)))
     func system() async {
         let clock = SDLSystemClock()
-        let cancelled = clock.schedule(at: clock.now() + .seconds(3600)) {}
+        let log = Log()
+        let cancelled = clock.schedule(at: clock.now() + .milliseconds(1)) { log.append("cancelled") }
         cancelled.cancel()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            _ = clock.schedule(at: clock.now() + .milliseconds(1)) { continuation.resume() }
+        let deadline = clock.now() + .milliseconds(5)
+        let ranAt = await withCheckedContinuation { (continuation: CheckedContinuation<NIODeadline, Never>) in
+            _ = clock.schedule(at: deadline) { continuation.resume(returning: clock.now()) }
         }
+        #expect(ranAt >= deadline)
+        // The cancelled wake-up was due before the one that ran: had it not been cancelled, it would be in the log.
+        #expect(log.all.isEmpty)
     }
 }

@@ -90,6 +90,14 @@ struct SimulatorControlRoutesTests {
             try await client.execute(uri: "/v1/simulator/buttons/NOPE/press", method: .post) { response throws in
                 #expect(response.status == .unprocessableContent)
             }
+            // A softButtonID is 0...65535 whatever the button (schemathesis found 65536 accepted for AC).
+            for id in ["65536", "-1", #""70000""#] {
+                let body = ByteBuffer(string: #"{"softButtonID":\#(id)}"#)
+                try await client.execute(uri: "/v1/simulator/buttons/AC/press", method: .post, headers: [.contentType: "application/json"], body: body) { response throws in
+                    #expect(response.status == .unprocessableContent, "softButtonID \(id)")
+                    #expect(try Self.json(response)["detail"]?.stringValue?.contains("outside 0...65535") == true)
+                }
+            }
             try await client.execute(uri: "/v1/simulator/driver-distraction", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"state":"DD_ON"}"#)) { response throws in
                 #expect(response.status == .ok)
             }

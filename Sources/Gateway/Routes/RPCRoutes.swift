@@ -82,7 +82,7 @@ struct RPCRoutes: Sendable {
         _ change: (SDLAppSession, String) async throws -> SDLAppSession.SubscriptionOutcome
     ) async throws -> Response {
         let owner = request.uri.queryParameters.get("owner") ?? "http"
-        guard (1...64).contains(owner.utf8.count) else { throw GatewayError(.invalidQuery, "owner must have 1...64 characters") }
+        guard (1...64).contains(owner.unicodeScalars.count) else { throw GatewayError(.invalidQuery, "owner must have 1...64 characters") }
         let session = try executor.apps.session(id)
         let outcome: SDLAppSession.SubscriptionOutcome
         do {
