@@ -82,7 +82,7 @@ public struct SDLDisplayProfile: Sendable, Hashable {
     /// The template rule: `Show.templateConfiguration` exists from RPC spec 6.0 (where
     /// SetDisplayLayout became deprecated), so a negotiated major version of 6 or more changes the
     /// template inside the Show; older heads get a SetDisplayLayout before the Show. This is the
-    /// rule sdl_javascript_suite's TextAndGraphicManager applies (`sdlMsgVersion` major ≥ 6).
+    /// rule sdl_javascript_suite's TextAndGraphicManager applies (`sdlMsgVersion` major ≥ 6; docs/protocol.md §m).
     public var usesTemplateConfiguration: Bool { rpcSpecMajorVersion >= 6 }
 
     /// Whether the display has the text field `name`; `true` when unknown.

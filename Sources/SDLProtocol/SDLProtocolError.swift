@@ -57,7 +57,7 @@ public struct SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertib
         public static let rpcJSONSizeMismatch = Code(rawValue: "rpcJSONSizeMismatch")
         public static let invalidRPCMessage = Code(rawValue: "invalidRPCMessage")
 
-        // Capture files (SDLCapture; README "Recording sessions")
+        // Capture files (SDLCapture; docs/capture-format.md)
         /// The input does not start with the capture magic `SDLCAP\r\n`.
         public static let captureInvalidMagic = Code(rawValue: "captureInvalidMagic")
         /// The capture file's format version is not one this decoder reads.

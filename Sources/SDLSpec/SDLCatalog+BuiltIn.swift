@@ -1,7 +1,7 @@
 import Foundation
 
 extension SDLCatalog {
-    /// The catalog of MOBILE_API.xml rpc_spec 8.0.0, compiled into the library.
+    /// The catalog of MOBILE_API.xml rpc_spec 8.0.0 (docs/protocol.md §f–§h), compiled into the library.
     ///
     /// It is stored as JSON in `Generated/BuiltInCatalog.swift` (written by `sdl-spec-gen` with
     /// ``init(xml:)`` and ``generatedSwiftSource(specFileName:)``) and decoded once, on first use.

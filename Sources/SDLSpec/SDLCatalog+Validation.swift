@@ -11,7 +11,7 @@ extension SDLCatalog {
         validate(parameters, against: try requireFunction(named: name, messageType: messageType), maximumDepth: maximumDepth)
     }
 
-    /// Validates the JSON parameters of an RPC (the `parameters` object of protocol spec §5.2)
+    /// Validates the JSON parameters of an RPC (the `parameters` object of protocol spec §5.2, docs/protocol.md §c)
     /// against `function`, as SDL Core's schema checks do, and returns every problem found
     /// (empty when valid), in param order, then unknown keys sorted.
     ///

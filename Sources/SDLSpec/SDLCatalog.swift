@@ -88,7 +88,7 @@ public struct SDLCatalog: Sendable, Hashable, Codable {
     }
 
     /// The function with FunctionID number `id` of the given message type, as found in an RPC
-    /// header (protocol spec §5.2).
+    /// header (protocol spec §5.2; docs/protocol.md §c, §g).
     public func function(id: UInt32, messageType: SDLMessageType) -> SDLFunction? {
         index.byID[IDKey(id: id, messageType: messageType)].map { functions[$0] }
     }

@@ -7,7 +7,7 @@ public enum SDLMessageType: String, Sendable, Hashable, Codable, CaseIterable, C
     case response
     case notification
 
-    /// The message type of an RPC header's type nibble (protocol spec §5.2).
+    /// The message type of an RPC header's type nibble (protocol spec §5.2; docs/protocol.md §c).
     public init(_ rpcType: SDLRPCType) {
         switch rpcType {
         case .request: self = .request
@@ -16,7 +16,7 @@ public enum SDLMessageType: String, Sendable, Hashable, Codable, CaseIterable, C
         }
     }
 
-    /// The RPC header's type nibble for this message type (protocol spec §5.2).
+    /// The RPC header's type nibble for this message type (protocol spec §5.2; docs/protocol.md §c).
     public var rpcType: SDLRPCType {
         switch self {
         case .request: return .request

@@ -1,5 +1,5 @@
 /// A `<param>` of a `<function>` or `<struct>` in MOBILE_API.xml (rpc_spec README,
-/// "Parameters"): its name, type and the constraints SDL Core enforces on it.
+/// "Parameters"; docs/protocol.md §f–§h): its name, type and the constraints SDL Core enforces on it.
 ///
 /// Absent attributes are `nil`: no bound. `minValue`/`maxValue` apply to Integer and Float,
 /// `minLength`/`maxLength` to String (counted in Unicode scalars, see

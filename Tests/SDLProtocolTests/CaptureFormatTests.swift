@@ -3,7 +3,7 @@ import SDLProtocol
 import Testing
 
 /// The capture file format of `serve --record` (SDLCapture): golden bytes (computed with
-/// Python's `struct`, as the README shows readers to), round trips in any chunking, and refusals
+/// Python's `struct`, as docs/capture-format.md shows readers to), round trips in any chunking, and refusals
 /// of truncated and garbage input.
 @Suite("Capture file format")
 struct CaptureFormatTests {

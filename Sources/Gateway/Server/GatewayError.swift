@@ -6,7 +6,7 @@ import HTTPAPISupport
 
 /// Why the gateway could not do what an HTTP client asked. ``code`` is stable and becomes the
 /// problem `type` (`urn:sdl-gateway:problem:<code>`, RFC 9457) and the HTTP status
-/// (docs/architecture.md, HTTP API: "Result codes to HTTP statuses"); ``detail`` is for people.
+/// (docs/architecture.md, HTTP API: "HTTP status of an RPC"); ``detail`` is for people.
 public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String

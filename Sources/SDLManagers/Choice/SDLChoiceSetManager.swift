@@ -1,6 +1,6 @@
 import SDLProtocol
 
-/// Plans interactions the way sdl_javascript_suite's choice set manager does: every choice is a
+/// Plans interactions the way sdl_javascript_suite's choice set manager does (docs/protocol.md §m): every choice is a
 /// choice set of its own (CreateInteractionChoiceSet with one `Choice`, `choiceID` =
 /// `interactionChoiceSetID`), created once and reused by content (text, secondary and tertiary
 /// text, image, voice commands: the user id may differ), then one PerformInteraction listing the
@@ -94,7 +94,7 @@ public struct SDLChoiceSetManager: Sendable {
 
     /// A keyboard: SetGlobalProperties when its `keyboardProperties` differ from those last set,
     /// then PerformInteraction MANUAL_ONLY with the KEYBOARD layout and no choice sets (what
-    /// sdl_javascript_suite's keyboard operation sends).
+    /// sdl_javascript_suite's keyboard operation sends; docs/protocol.md §m).
     private mutating func plan(keyboard: SDLKeyboard, _ interaction: SDLInteraction) throws(SDLManagerError) -> Update {
         var next = cache
         var plan = SDLManagerPlan()

@@ -2,11 +2,11 @@ import SDLProtocol
 
 /// Plans the AddCommand, AddSubMenu, DeleteCommand and DeleteSubMenu requests that take the
 /// head unit's menu from what it last accepted to a declared ``SDLMenu``, keeping unchanged cells
-/// (what the app libraries call dynamic menu updates; see ``SDLMenuDiff`` for the rule), and
+/// (what the app libraries call dynamic menu updates, docs/protocol.md §m; see ``SDLMenuDiff`` for the rule), and
 /// likewise the top-level voice commands.
 ///
 /// `cmdID`s and `menuID`s come from one counter that starts at 1 and never hands a number out
-/// twice in the manager's life (as sdl_javascript_suite's menu manager counts up), so a late
+/// twice in the manager's life (as sdl_javascript_suite's menu manager counts up; docs/protocol.md §m), so a late
 /// OnCommand for a deleted command can never be reported as another. The plan's order: the
 /// deletes, then a SetGlobalProperties for a new main menu layout, then the adds in tree order
 /// with the ensure-file step of each icon before its first use.

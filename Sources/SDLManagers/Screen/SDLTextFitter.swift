@@ -1,6 +1,6 @@
 /// Fits up to four declared text lines to the display's main fields the way the SDL app
 /// libraries' TextAndGraphicManager does (sdl_javascript_suite `_assembleOneLineShowText` …
-/// `_assembleFourLineShowText`; sdl_java_suite and sdl_ios do the same), empty lines skipped and
+/// `_assembleFourLineShowText`; sdl_java_suite and sdl_ios do the same; docs/protocol.md §m), empty lines skipped and
 /// joined lines separated by `" - "`:
 ///
 /// | lines | mainField1        | mainField2 | mainField3 | mainField4 |

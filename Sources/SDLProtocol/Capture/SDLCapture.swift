@@ -3,7 +3,7 @@ import NIOCore
 /// The capture file format of `sdl-gateway serve --record DIR`: one file per app session with
 /// every byte the session read from or wrote to its transport, both directions, timestamped, plus
 /// the moments its connections opened, closed or were lost. `sdl-gateway inspect FILE` decodes
-/// it (README "Recording sessions").
+/// it (README "Recording sessions"; the format, field by field: docs/capture-format.md).
 ///
 /// The bytes are those of the transport before any framing is decoded (SDL frames as in the
 /// protocol spec §2, docs/protocol.md §a; over WebSocket one binary message each), so malformed

@@ -13,7 +13,7 @@ import NIOCore
 public struct SDLFrameDecoder: NIOSingleStepByteToMessageDecoder, Sendable {
     public typealias InboundOut = SDLFrame
 
-    /// SDL Core's shipped `MaximumPayloadSize` and the v3/v4 payload size (protocol spec §2.4).
+    /// SDL Core's shipped `MaximumPayloadSize` and the v3/v4 payload size (protocol spec §2.4; docs/protocol.md §a, MTU).
     public static let defaultMaximumPayloadSize = 131_072
 
     /// The largest payload accepted in one frame. Set it to the negotiated MTU for v5.
@@ -52,7 +52,7 @@ public struct SDLFrameDecoder: NIOSingleStepByteToMessageDecoder, Sendable {
 
 extension SDLFrameHeader {
     /// The payload size an SDL peer sends in one frame before it splits a message into First and
-    /// Consecutive Frames (protocol spec §2.4): 1488 for v1/v2, 131072 for v3/v4; for v5 the
+    /// Consecutive Frames (protocol spec §2.4; docs/protocol.md §a, MTU): 1488 for v1/v2, 131072 for v3/v4; for v5 the
     /// StartServiceACK's `mtu`, falling back to 131072.
     public static func defaultMaximumPayloadSize(forVersion version: UInt8) -> Int {
         version <= 2 ? 1488 : 131_072

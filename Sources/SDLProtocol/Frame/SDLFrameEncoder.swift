@@ -1,6 +1,6 @@
 import NIOCore
 
-/// Writes SDL frames: header then payload (protocol spec §2). A `MessageToByteEncoder`, so it plugs
+/// Writes SDL frames: header then payload (protocol spec §2; docs/protocol.md §a). A `MessageToByteEncoder`, so it plugs
 /// into a pipeline as `MessageToByteHandler(SDLFrameEncoder())`.
 public struct SDLFrameEncoder: MessageToByteEncoder, Sendable {
     public typealias OutboundIn = SDLFrame

@@ -1,6 +1,6 @@
 import NIOCore
 
-/// The frame type in bits 2…0 of the first header byte (protocol spec §2.1 "Frame Type").
+/// The frame type in bits 2…0 of the first header byte (protocol spec §2.1 "Frame Type"; docs/protocol.md §a).
 public enum SDLFrameType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case control = 0x0
     case single = 0x1
@@ -94,7 +94,7 @@ public struct SDLFrameHeader: Sendable, Hashable {
 extension ByteBuffer {
     /// Reads an SDL frame header, or returns `nil` (consuming nothing) when fewer bytes than a
     /// whole header are readable. Throws on an unsupported version, frame type or service type,
-    /// and on a First Frame whose data size is not 8 (protocol spec §2.1).
+    /// and on a First Frame whose data size is not 8 (protocol spec §2.1; docs/protocol.md §a).
     /// The payload limit is the decoder's business, not the header's.
     public mutating func readSDLFrameHeader() throws(SDLProtocolError) -> SDLFrameHeader? {
         guard let first = getInteger(at: readerIndex, as: UInt8.self) else { return nil }

@@ -1,4 +1,4 @@
-/// A JSON value: the parameters of an SDL RPC (protocol spec §5.2, "JSON Data").
+/// A JSON value: the parameters of an SDL RPC (protocol spec §5.2, "JSON Data"; docs/protocol.md §c).
 ///
 /// Integers without a fraction or exponent that fit in 64 bits are kept as ``int(_:)`` so that
 /// correlation ids, ids and sizes survive exactly; every other number is a ``double(_:)``.

@@ -1,7 +1,7 @@
 import NIOCore
 
 /// A whole SDL message: the payload of one Single Frame, or of a First Frame's Consecutive
-/// Frames put back together (protocol spec §4.4).
+/// Frames put back together (protocol spec §4.4; docs/protocol.md §a).
 public struct SDLMessage: Sendable, Hashable {
     public var version: UInt8
     public var isEncrypted: Bool
