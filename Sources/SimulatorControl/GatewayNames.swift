@@ -124,8 +124,20 @@ extension GatewayNames {
     }
 }
 
-/// The members both control APIs' button presses take alike.
+/// The members both control APIs' button presses and interaction answers take alike.
 enum ControlBody {
+    /// A Slider's answer, `sliderPosition`: 1...26 (the Slider's `numTicks` bounds, RPC spec), checked
+    /// whatever the open interaction is, so a bad value is refused alike before anything is open.
+    static func sliderPosition(_ body: SDLJSON) throws -> Int64? {
+        guard let position = try SimulatorControlRoutes.int(body, "sliderPosition") else { return nil }
+        guard (1...26).contains(position) else {
+            throw HTTPProblem(
+                status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed",
+                detail: "sliderPosition \(position) is outside 1...26 (a Slider has at most 26 ticks)")
+        }
+        return position
+    }
+
     /// An app named in a body: a string (any of its names), or an integer (Core's HMI app id, or
     /// an SDL appID of digits); nil when absent.
     static func appName(_ body: SDLJSON, _ key: String) throws -> String? {

@@ -92,7 +92,7 @@ public struct HMIControlRoutes: ControlRoutes {
             let body = try await SimulatorControlRoutes.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
             let choice = try ControlID.from(body, "choiceID")
             let answer = InteractionAnswer(
-                choiceID: try choice.map { try routes.names.number($0, .choice, gatewayApps: gatewayApps) }, sliderPosition: try SimulatorControlRoutes.int(body, "sliderPosition"),
+                choiceID: try choice.map { try routes.names.number($0, .choice, gatewayApps: gatewayApps) }, sliderPosition: try ControlBody.sliderPosition(body),
                 resultCode: try SimulatorControlRoutes.string(body, "result"), triggerSource: try SimulatorControlRoutes.string(body, "triggerSource"),
                 manualTextEntry: try SimulatorControlRoutes.string(body, "text")
             )

@@ -61,24 +61,9 @@ extension SimulatorControlRoutes {
         }
         var headers = HTTPFields()
         headers[.contentSecurityPolicy] = "sandbox"
-        headers[.contentDisposition] = "inline; filename*=UTF-8''" + percentEncoded(name)
+        headers[.contentDisposition] = "inline; filename*=UTF-8''" + PercentEncoding.encode(name, keeping: PercentEncoding.attributeCharacters)
         return StoredBytesAnswer.response(
             file.bytes, size: file.size, contentType: mediaTypes[file.fileType] ?? "application/octet-stream", etag: file.entityTag, request: request, headers: headers
         )
-    }
-
-    /// `name` as an RFC 8187 `ext-value`: UTF-8, every byte but the `attr-char`s percent-encoded.
-    static func percentEncoded(_ name: String) -> String {
-        let allowed = Set("!#$&+-.^_`|~".utf8)
-        var encoded = ""
-        for byte in name.utf8 {
-            let isAlphanumeric = (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-            if isAlphanumeric || allowed.contains(byte) {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return encoded
     }
 }

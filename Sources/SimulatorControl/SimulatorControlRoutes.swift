@@ -93,7 +93,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
             let choice = try ControlID.from(body, "choiceID")
             var answer = InteractionAnswer(
                 choiceID: nil,
-                sliderPosition: try Self.int(body, "sliderPosition"),
+                sliderPosition: try ControlBody.sliderPosition(body),
                 resultCode: try Self.string(body, "result"),
                 triggerSource: try Self.string(body, "triggerSource"),
                 manualTextEntry: try Self.string(body, "text")

@@ -88,7 +88,7 @@ struct FileRoutes: Sendable {
                 }
             }
             var headers = HTTPFields()
-            headers[.location] = "/v1/apps/\(id)/files/\(name)"
+            headers[.location] = "/v1/apps/\(id)/files/" + PercentEncoding.encode(name)
             return HTTPBody.response(
                 ["name": .string(name), "size": .int(Int64(length)), "chunks": .int(Int64(chunks)), "spaceAvailable": space.map(SDLJSON.int) ?? .null],
                 status: .created, headers: headers

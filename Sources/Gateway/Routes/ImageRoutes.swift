@@ -29,7 +29,7 @@ struct ImageRoutes: Sendable {
             guard bytes.readableBytes > 0 else { throw GatewayError(.emptyFile, "the body is empty: an image has at least one byte") }
             let replaced = try images.put(name, ImageStore.Image(bytes: bytes, fileType: fileType))
             var headers = HTTPFields()
-            headers[.location] = "/v1/images/\(name)"
+            headers[.location] = "/v1/images/" + PercentEncoding.encode(name)
             return HTTPBody.response(Self.entry(name, fileType: fileType, size: bytes.readableBytes), status: replaced ? .ok : .created, headers: headers)
         }
         router.get("v1/images") { _, _ -> Response in
