@@ -41,10 +41,10 @@ public struct GatewayRecording: Sendable, Hashable {
 
     /// A new tap and file name for app `id` starting now.
     func start(app id: String, sdlAppID: String, headUnit: String, now: Date = Date()) -> Target {
-        let micros = Int64((now.timeIntervalSince1970 * 1_000_000).rounded())
+        let micros = SDLTimestamp.microseconds(secondsSince1970: now.timeIntervalSince1970)
         let header = SDLCaptureHeader(app: id, sdlAppID: sdlAppID, headUnit: headUnit, startMicroseconds: micros)
         // A name taken already gets -2, -3 … when the writer creates the file (off the request path).
-        let path = (directory as NSString).appendingPathComponent("\(Self.safeName(id))-\(Self.timestamp(now)).\(Self.fileExtension)")
+        let path = (directory as NSString).appendingPathComponent("\(Self.safeName(id))-\(SDLTimestamp.compact(microsecondsSince1970: micros)).\(Self.fileExtension)")
         return Target(tap: SDLCaptureTap(header: header, limits: limits), path: path)
     }
 
@@ -63,17 +63,6 @@ public struct GatewayRecording: Sendable, Hashable {
             if name.count >= 120 { break }
         }
         return name.isEmpty ? "_" : String(name.prefix(120))
-    }
-
-    /// `yyyyMMdd'T'HHmmss.SSS'Z'` in UTC.
-    static func timestamp(_ date: Date) -> String {
-        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let seconds = millis.quotientAndRemainder(dividingBy: 1000)
-        let components = Calendar(identifier: .gregorian).dateComponents(
-            in: TimeZone(identifier: "UTC")!, from: Date(timeIntervalSince1970: TimeInterval(seconds.quotient)))
-        func two(_ value: Int?) -> String { String(value ?? 0).leftPadded(to: 2) }
-        return "\(String(components.year ?? 0).leftPadded(to: 4))\(two(components.month))\(two(components.day))T"
-            + "\(two(components.hour))\(two(components.minute))\(two(components.second)).\(String(seconds.remainder).leftPadded(to: 3))Z"
     }
 
     /// Creates `directory` when missing and checks that files can be made in it; throws a
