@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import SDLClient
 import SDLProtocol
 
@@ -30,6 +31,10 @@ public struct GatewayRecording: Sendable, Hashable {
         public var description: String { detail }
     }
 
+    /// The counter of records the recorders dropped (the disk was slower than the link), over
+    /// every session: each is a `dropped` record's count in its file.
+    public static let droppedRecordsMetric = "sdl_gateway_capture_records_dropped_total"
+
     /// The extension of capture files.
     public static let fileExtension = "sdlcap"
 
@@ -45,7 +50,9 @@ public struct GatewayRecording: Sendable, Hashable {
         let header = SDLCaptureHeader(app: id, sdlAppID: sdlAppID, headUnit: headUnit, startMicroseconds: micros)
         // A name taken already gets -2, -3 … when the writer creates the file (off the request path).
         let path = (directory as NSString).appendingPathComponent("\(Self.safeName(id))-\(SDLTimestamp.compact(microsecondsSince1970: micros)).\(Self.fileExtension)")
-        return Target(tap: SDLCaptureTap(header: header, limits: limits), path: path)
+        // Made here, in the task that creates the app: a task-local metrics factory (tests) applies.
+        let dropped = Counter(label: Self.droppedRecordsMetric)
+        return Target(tap: SDLCaptureTap(header: header, limits: limits) { dropped.increment() }, path: path)
     }
 
     /// `id` as a file name: `[A-Za-z0-9_-]` kept, every other UTF-8 byte as `%XX`; at most 120

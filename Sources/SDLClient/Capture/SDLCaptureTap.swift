@@ -31,14 +31,19 @@ public final class SDLCaptureTap: Sendable {
     public let limits: Limits
     private let start: ContinuousClock.Instant
     private let queue: SDLDropQueue<SDLCaptureRecord, SDLLostCount>
+    private let onDrop: @Sendable () -> Void
 
-    /// - Parameter header: the file header; its ``SDLCaptureHeader/startMicroseconds`` is the wall-clock
-    ///   time of now, the zero of every record's time.
-    public init(header: SDLCaptureHeader, limits: Limits = Limits()) {
+    /// - Parameters:
+    ///   - header: the file header; its ``SDLCaptureHeader/startMicroseconds`` is the wall-clock
+    ///     time of now, the zero of every record's time.
+    ///   - onDrop: called once for each record the tap drops (after its lock is released), e.g.
+    ///     to count it in a metric; it must return quickly.
+    public init(header: SDLCaptureHeader, limits: Limits = Limits(), onDrop: @escaping @Sendable () -> Void = {}) {
         let start = ContinuousClock.now
         self.header = header
         self.limits = limits
         self.start = start
+        self.onDrop = onDrop
         self.queue = SDLDropQueue(capacity: limits.records, maximumWeight: limits.bytes, lossPlacement: .beforeNextElement) { lost in
             SDLCaptureRecord(droppedCount: UInt32(clamping: lost.lostCount), offsetMicroseconds: Self.microseconds(ContinuousClock.now - start))
         }
@@ -46,10 +51,11 @@ public final class SDLCaptureTap: Sendable {
 
     /// Records `bytes` (or a connection record's text) now; drops it when the queue is full.
     public func record(_ kind: SDLCaptureRecord.Kind, _ bytes: ByteBuffer) {
-        queue.push(
+        let pushed = queue.push(
             SDLCaptureRecord(kind: kind, offsetMicroseconds: Self.microseconds(ContinuousClock.now - start), payload: bytes),
             weight: bytes.readableBytes, loss: SDLLostCount(1)
         )
+        if pushed == .dropped { onDrop() }
     }
 
     /// Records a connection record with a text payload.
