@@ -7,7 +7,7 @@ import SDLClient
 /// memory (docs/architecture.md, Events). At most ``capacity`` events plus one gap marker before
 /// each are held. The queue is an ``SDLDropQueue`` whose loss is the gap: the app of the first
 /// event lost, how many, and the `seq` of the last; the `gap` is handed out as soon as the client
-/// reaches it, with the time it is handed out.
+/// reaches it, its time the moment it was placed before the next event or handed out.
 public final class EventClientQueue: Sendable {
     public static let defaultCapacity = 1000
 
