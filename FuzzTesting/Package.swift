@@ -47,6 +47,15 @@ let package = Package(
                 .product(name: "SDLSpec", package: "sdl-gateway"),
             ]
         ),
+        // Capture files (serve --record, read by inspect) over arbitrary bytes in any chunking.
+        .executableTarget(
+            name: "FuzzCaptureDecoder",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "SDLProtocol", package: "sdl-gateway"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

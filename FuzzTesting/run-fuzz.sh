@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (release, -sanitize=fuzzer,address) once and runs them.
-#   ./run-fuzz.sh TARGET|all [SECONDS]    fuzz one target, or all four one after the other,
+#   ./run-fuzz.sh TARGET|all [SECONDS]    fuzz one target, or all five one after the other,
 #                                         for SECONDS each (default 60), from Seeds/TARGET/
-# Targets: FuzzFrameDecoder FuzzBSON FuzzRPCJSON FuzzSpecValidator.
+# Targets: FuzzFrameDecoder FuzzBSON FuzzRPCJSON FuzzSpecValidator FuzzCaptureDecoder.
 # Each target prints one line:
 #   FUZZ target=… seconds=… execs=… exec_per_s=… cov=… ft=… corpus=… crashes=… peak_rss_mb=…
 # The corpus grows in corpus/TARGET/ and logs go to logs/TARGET.log (both ignored by git). A crash
@@ -10,7 +10,7 @@
 # turn the input into a test in Tests/SDLProtocolTests/FuzzRegressionTests.swift.
 set -euo pipefail
 cd "$(dirname "$0")"
-all_targets=(FuzzFrameDecoder FuzzBSON FuzzRPCJSON FuzzSpecValidator)
+all_targets=(FuzzFrameDecoder FuzzBSON FuzzRPCJSON FuzzSpecValidator FuzzCaptureDecoder)
 which="${1:-all}"
 seconds="${2:-60}"
 if [ "$which" = all ]; then
@@ -22,13 +22,15 @@ else
     exit 64
 fi
 
-# The largest input per target: a few frames of a stream, a control frame's BSON, an RPC payload.
+# The largest input per target: a few frames of a stream, a control frame's BSON, an RPC payload,
+# a capture file of a few records.
 max_len() {
     case "$1" in
         FuzzFrameDecoder) echo 8192 ;;
         FuzzBSON) echo 4096 ;;
         FuzzRPCJSON) echo 8192 ;;
         FuzzSpecValidator) echo 4096 ;;
+        FuzzCaptureDecoder) echo 8192 ;;
     esac
 }
 

@@ -24,7 +24,7 @@ struct JSONLogHandler: LogHandler {
 
     init(
         label: String, sink: LogLineSink = .standardOutput, metadataProvider: Logger.MetadataProvider? = nil,
-        now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000_000).rounded(.down)) }
+        now: @escaping @Sendable () -> Int64 = { SDLTimestamp.microseconds(secondsSince1970: Date().timeIntervalSince1970) }
     ) {
         self.label = label
         self.sink = sink

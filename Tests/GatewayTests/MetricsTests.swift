@@ -1,3 +1,4 @@
+import Foundation
 @testable import Gateway
 import HTTPTypes
 import Hummingbird
@@ -5,6 +6,7 @@ import HummingbirdTesting
 import Metrics
 import NIOCore
 import Prometheus
+import SDLClient
 import SDLProtocol
 import SDLSpec
 import Testing
@@ -19,6 +21,20 @@ struct MetricsTests {
         #expect(RPCExecutor.resultLabel("REJECTED", catalog: .builtIn) == "REJECTED")
         #expect(RPCExecutor.resultLabel("MADE_UP_\(UInt64.random(in: 0...UInt64.max))", catalog: .builtIn) == "OTHER")
         #expect(RPCExecutor.resultLabel(nil, catalog: .builtIn) == "GENERIC_ERROR")
+    }
+
+    @Test("Records a capture tap drops (serve --record, the disk slower than the link) count in sdl_gateway_capture_records_dropped_total")
+    func captureRecordsDropped() {
+        let registry = PrometheusCollectorRegistry()
+        withMetricsFactory(PrometheusMetricsFactory(registry: registry)) {
+            let recording = GatewayRecording(directory: FileManager.default.temporaryDirectory.path, limits: .init(records: 2, bytes: 1000))
+            let target = recording.start(app: "demo", sdlAppID: "demo-app", headUnit: "tcp://127.0.0.1:12345")
+            for byte in 0..<5 as Range<UInt8> { target.tap.record(.appToHeadUnit, ByteBuffer(bytes: [byte])) }
+            target.tap.finish()
+            target.tap.record(.appToHeadUnit, ByteBuffer(bytes: [9]))  // after finish: ignored, not dropped
+            #expect(target.tap.droppedCount == 3)
+            #expect(registry.emitToString().contains("\(GatewayRecording.droppedRecordsMetric) 3"))
+        }
     }
 
     @Test("RPC latency by function and result code, sessions by state, events, requests by route (a task-local factory, no global bootstrap)")

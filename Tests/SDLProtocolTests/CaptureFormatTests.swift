@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import SDLProtocol
 import Testing
@@ -184,6 +185,39 @@ struct CaptureFormatTests {
         } catch {
             return .failure(error)
         }
+    }
+
+    @Test("The capture fuzz target's seeds (FuzzTesting/Seeds/FuzzCaptureDecoder) are what this encoder writes, after the read-size byte")
+    func fuzzSeeds() throws {
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzTesting/Seeds")
+        func seed(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: seeds.appendingPathComponent(path))) }
+        // The two frame seeds of a v5 StartService and its ACK (after their two selector bytes).
+        let startService = ByteBuffer(bytes: try seed("FuzzFrameDecoder/start-service-v5").dropFirst(2))
+        let startServiceACK = ByteBuffer(bytes: try seed("FuzzFrameDecoder/start-service-ack-v5").dropFirst(2))
+        func file(_ records: [SDLCaptureRecord]) -> [UInt8] {
+            var bytes = ByteBuffer()
+            bytes.writeSDLCaptureHeader(Self.header)
+            for record in records { bytes.writeSDLCaptureRecord(record) }
+            return Array(bytes.readableBytesView)
+        }
+        let session = file([
+            SDLCaptureRecord(kind: .opened, offsetMicroseconds: 12, text: "tcp://127.0.0.1:12345"),
+            SDLCaptureRecord(kind: .appToHeadUnit, offsetMicroseconds: 2349, payload: startService),
+            SDLCaptureRecord(kind: .headUnitToApp, offsetMicroseconds: 4120, payload: startServiceACK),
+            SDLCaptureRecord(droppedCount: 3, offsetMicroseconds: 5000),
+            SDLCaptureRecord(kind: .closed, offsetMicroseconds: 6001, text: ""),
+        ])
+        #expect(try seed("FuzzCaptureDecoder/session") == [7] + session)
+        // Cut 30 bytes into the ACK's payload.
+        let truncated = try seed("FuzzCaptureDecoder/session-truncated")
+        #expect(truncated == [0] + session.prefix(59 + 37 + 16 + 40 + 16 + 30))
+        #expect(throws: SDLProtocolError.self) { try SDLCaptureDecoder.decode(ByteBuffer(bytes: truncated.dropFirst())) }
+        let lost = file([
+            SDLCaptureRecord(kind: .opened, offsetMicroseconds: 5, text: "tcp://127.0.0.1:12345"),
+            SDLCaptureRecord(kind: .lost, offsetMicroseconds: 900, text: "the head unit closed the connection"),
+        ])
+        #expect(try seed("FuzzCaptureDecoder/lost") == [63] + lost)
     }
 
     @Test("hasMagic needs the whole magic")

@@ -1,3 +1,4 @@
+import Foundation
 import SDLProtocol
 import Testing
 
@@ -26,6 +27,27 @@ struct SDLTimestampTests {
         #expect(SDLTimestamp.rfc3339(secondsSince1970: -0.0005) == "1969-12-31T23:59:59.999Z")
         #expect(SDLTimestamp.rfc3339(secondsSince1970: .infinity) == "9999-12-31T23:59:59.999Z")
         #expect(SDLTimestamp.rfc3339(secondsSince1970: -.infinity) == "0000-01-01T00:00:00.000Z")
+    }
+
+    @Test("Seconds are rounded to the microsecond before the milliseconds are cut: 1.001 (1000999.99… µs) is .001, a Date of 0.3 (0.29999995 s once stored since 2001) is .300", arguments: [
+        (1.001, "1970-01-01T00:00:01.001Z"),
+        (Date(timeIntervalSince1970: 0.3).timeIntervalSince1970, "1970-01-01T00:00:00.300Z"),
+        (Date(timeIntervalSince1970: 0.001).timeIntervalSince1970, "1970-01-01T00:00:00.001Z"),
+        (Date(timeIntervalSince1970: 1_795_000_000.123).timeIntervalSince1970, "2026-11-18T11:06:40.123Z"),
+        (1_795_000_000.9999994, "2026-11-18T11:06:40.999Z"),
+        (1_795_000_000.9999996, "2026-11-18T11:06:41.000Z"),
+        (-0.001, "1969-12-31T23:59:59.999Z"),
+    ])
+    func secondsRoundToMicroseconds(seconds: Double, expected: String) {
+        #expect(SDLTimestamp.rfc3339(secondsSince1970: seconds) == expected)
+    }
+
+    @Test("Microseconds of a Date's seconds are the nearest ones; the compact form drops - and :")
+    func microsecondsAndCompact() {
+        #expect(SDLTimestamp.microseconds(secondsSince1970: 1_795_000_000.123) == 1_795_000_000_123_000)
+        #expect(SDLTimestamp.microseconds(secondsSince1970: -0.0000004) == 0)
+        #expect(SDLTimestamp.microseconds(secondsSince1970: .nan) == .max / 2)
+        #expect(SDLTimestamp.compact(microsecondsSince1970: 1_795_000_000_123_000) == "20261118T110640.123Z")
     }
 
     @Test("Every day of 400 years (a whole Gregorian cycle) follows the one before it")

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import SDLClient
 import SDLProtocol
 
@@ -30,6 +31,10 @@ public struct GatewayRecording: Sendable, Hashable {
         public var description: String { detail }
     }
 
+    /// The counter of records the recorders dropped (the disk was slower than the link), over
+    /// every session: each is a `dropped` record's count in its file.
+    public static let droppedRecordsMetric = "sdl_gateway_capture_records_dropped_total"
+
     /// The extension of capture files.
     public static let fileExtension = "sdlcap"
 
@@ -41,11 +46,13 @@ public struct GatewayRecording: Sendable, Hashable {
 
     /// A new tap and file name for app `id` starting now.
     func start(app id: String, sdlAppID: String, headUnit: String, now: Date = Date()) -> Target {
-        let micros = Int64((now.timeIntervalSince1970 * 1_000_000).rounded())
+        let micros = SDLTimestamp.microseconds(secondsSince1970: now.timeIntervalSince1970)
         let header = SDLCaptureHeader(app: id, sdlAppID: sdlAppID, headUnit: headUnit, startMicroseconds: micros)
         // A name taken already gets -2, -3 … when the writer creates the file (off the request path).
-        let path = (directory as NSString).appendingPathComponent("\(Self.safeName(id))-\(Self.timestamp(now)).\(Self.fileExtension)")
-        return Target(tap: SDLCaptureTap(header: header, limits: limits), path: path)
+        let path = (directory as NSString).appendingPathComponent("\(Self.safeName(id))-\(SDLTimestamp.compact(microsecondsSince1970: micros)).\(Self.fileExtension)")
+        // Made here, in the task that creates the app: a task-local metrics factory (tests) applies.
+        let dropped = Counter(label: Self.droppedRecordsMetric)
+        return Target(tap: SDLCaptureTap(header: header, limits: limits) { dropped.increment() }, path: path)
     }
 
     /// `id` as a file name: `[A-Za-z0-9_-]` kept, every other UTF-8 byte as `%XX`; at most 120
@@ -63,17 +70,6 @@ public struct GatewayRecording: Sendable, Hashable {
             if name.count >= 120 { break }
         }
         return name.isEmpty ? "_" : String(name.prefix(120))
-    }
-
-    /// `yyyyMMdd'T'HHmmss.SSS'Z'` in UTC.
-    static func timestamp(_ date: Date) -> String {
-        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let seconds = millis.quotientAndRemainder(dividingBy: 1000)
-        let components = Calendar(identifier: .gregorian).dateComponents(
-            in: TimeZone(identifier: "UTC")!, from: Date(timeIntervalSince1970: TimeInterval(seconds.quotient)))
-        func two(_ value: Int?) -> String { String(value ?? 0).leftPadded(to: 2) }
-        return "\(String(components.year ?? 0).leftPadded(to: 4))\(two(components.month))\(two(components.day))T"
-            + "\(two(components.hour))\(two(components.minute))\(two(components.second)).\(String(seconds.remainder).leftPadded(to: 3))Z"
     }
 
     /// Creates `directory` when missing and checks that files can be made in it; throws a

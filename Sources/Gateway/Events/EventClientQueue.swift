@@ -1,18 +1,15 @@
 import Foundation
-import NIOCore
-import Synchronization
+import SDLClient
 
 /// The bounded queue between the event hub and one client (a WebSocket or SSE stream): the hub
 /// never waits for a client, and a client that reads too slowly loses events, which it is told
 /// about with one `gap` event per run of losses instead of slowing anyone else or growing
-/// memory (docs/architecture.md, Events). At most ``capacity`` events plus one gap marker are held.
+/// memory (docs/architecture.md, Events). At most ``capacity`` events plus one gap marker before
+/// each are held. The queue is an ``SDLDropQueue`` whose loss is the gap: the app of the first
+/// event lost, how many, and the `seq` of the last; the `gap` is handed out as soon as the client
+/// reaches it, its time the moment it was placed before the next event or handed out.
 public final class EventClientQueue: Sendable {
     public static let defaultCapacity = 1000
-
-    private enum Item: Sendable {
-        case event(GatewayEvent)
-        case gap(app: String, missed: UInt64, lastSeq: UInt64)
-    }
 
     /// What ``receive()`` hands out: an event, or a nudge (``nudge()``) while none came.
     public enum Delivery: Sendable {
@@ -29,16 +26,18 @@ public final class EventClientQueue: Sendable {
         case finished
     }
 
-    private struct State: Sendable {
-        var items = CircularBuffer<Item>()
-        var waiter: CheckedContinuation<Delivery?, Never>?
-        /// Set by ``onReady(_:)``: called (outside the lock) for each event queued and at the end.
-        var readyHandler: (@Sendable () -> Void)?
-        var finished = false
-        var nudged = false
-        var dropped: UInt64 = 0
-        /// Deliveries in a row that found an item ready (no suspension).
-        var readyInARow = 0
+    /// A run of events lost to this client: told as one `gap` event.
+    struct Gap: SDLQueueLoss {
+        var app: String
+        var missed: UInt64
+        var lastSeq: UInt64
+
+        var lostCount: Int { Int(clamping: missed) }
+
+        mutating func absorb(_ later: Gap) {
+            missed += later.missed
+            lastSeq = later.lastSeq
+        }
     }
 
     /// A reader that finds this many items ready in a row yields its thread once: a client
@@ -49,43 +48,24 @@ public final class EventClientQueue: Sendable {
     /// idle client holds 2 (an item is some 130 bytes: 16 slots were 2 KB of every idle client).
     static let initialSlots = 2
 
-    public let capacity: Int
-    private let state: Mutex<State>
+    public var capacity: Int { queue.capacity }
+    private let queue: SDLDropQueue<GatewayEvent, Gap>
 
     public init(capacity: Int = EventClientQueue.defaultCapacity) {
         precondition(capacity > 0, "a client queue holds at least one event")
-        self.capacity = capacity
-        self.state = Mutex(State(items: CircularBuffer(initialCapacity: min(capacity, Self.initialSlots))))
+        queue = SDLDropQueue(capacity: capacity, yieldEvery: Self.yieldEvery, initialSlots: Self.initialSlots) { gap in
+            .gap(app: gap.app, missed: gap.missed, lastSeq: gap.lastSeq, time: .now)
+        }
     }
 
     /// Events lost to this client so far.
-    public var dropped: UInt64 { state.withLock { $0.dropped } }
+    public var dropped: UInt64 { UInt64(queue.dropped) }
 
-    /// Offers an event; never waits. Returns false when it was dropped (the queue was full).
+    /// Offers an event; never waits. Returns false when it was dropped (the queue was full) or
+    /// the queue finished.
     @discardableResult
     public func push(_ event: GatewayEvent) -> Bool {
-        let (waiter, accepted, handler) = state.withLock { state -> (CheckedContinuation<Delivery?, Never>?, Bool, (@Sendable () -> Void)?) in
-            guard !state.finished else { return (nil, false, nil) }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return (waiter, true, nil)
-            }
-            let queued = state.items.count - (state.items.last.map { if case .gap = $0 { 1 } else { 0 } } ?? 0)
-            if queued >= capacity {
-                state.dropped += 1
-                if case .gap(let app, let missed, _) = state.items.last {
-                    state.items[state.items.index(before: state.items.endIndex)] = .gap(app: app, missed: missed + 1, lastSeq: event.seq)
-                } else {
-                    state.items.append(.gap(app: event.app, missed: 1, lastSeq: event.seq))
-                }
-                return (nil, false, nil)
-            }
-            state.items.append(.event(event))
-            return (nil, true, state.readyHandler)
-        }
-        waiter?.resume(returning: .event(event))
-        handler?()
-        return accepted
+        queue.push(event, loss: Gap(app: event.app, missed: 1, lastSeq: event.seq)) == .queued
     }
 
     /// Puts a `gap` first (events lost before the client started, e.g. older than the ring).
@@ -96,13 +76,7 @@ public final class EventClientQueue: Sendable {
 
     /// Ends the stream: ``next()`` returns what is queued, then nil.
     public func finish() {
-        let (waiter, handler) = state.withLock { state in
-            state.finished = true
-            defer { state.waiter = nil }
-            return (state.waiter, state.readyHandler)
-        }
-        waiter?.resume(returning: nil)
-        handler?()
+        queue.finish()
     }
 
     /// For a reader that polls instead of waiting (``WebSocketEventPump``): `handler` is called
@@ -110,34 +84,22 @@ public final class EventClientQueue: Sendable {
     /// once now if anything is ready already (a `since` replay queued before the reader came).
     /// It must return quickly: the hub calls it while it holds its lock.
     public func onReady(_ handler: @escaping @Sendable () -> Void) {
-        let ready = state.withLock { state in
-            state.readyHandler = handler
-            return !state.items.isEmpty || state.finished
-        }
-        if ready { handler() }
+        queue.onReady(handler)
     }
 
     /// The next event (a `gap` where events were lost) without waiting.
     public func poll() -> Poll {
-        state.withLock { state in
-            if let item = state.items.popFirst() { return .event(Self.event(item)) }
-            return state.finished ? .finished : .empty
+        switch queue.poll() {
+        case .element(let event): .event(event)
+        case .empty: .empty
+        case .finished: .finished
         }
     }
 
     /// Wakes the reader with ``Delivery/keepAlive`` if it is waiting, else makes its next wait
     /// return one at once (the SSE keep-alive comment of a quiet stream).
     public func nudge() {
-        let waiter = state.withLock { state -> CheckedContinuation<Delivery?, Never>? in
-            guard !state.finished else { return nil }
-            guard let waiter = state.waiter else {
-                state.nudged = true
-                return nil
-            }
-            state.waiter = nil
-            return waiter
-        }
-        waiter?.resume(returning: .keepAlive)
+        queue.nudge()
     }
 
     /// The next event (a `gap` where events were lost), waiting for one; nil once finished or
@@ -150,52 +112,17 @@ public final class EventClientQueue: Sendable {
     }
 
     /// The next event or keep-alive nudge, waiting for one; nil once finished or when the task
-    /// is cancelled.
+    /// is cancelled (which finishes the queue: the client is gone).
     public func receive() async -> Delivery? {
-        let (ready, yields) = state.withLock { state -> (Delivery?, Bool) in
-            guard let ready = Self.take(&state) else {
-                state.readyInARow = 0
-                return (nil, false)
-            }
-            state.readyInARow += 1
-            guard state.readyInARow >= Self.yieldEvery else { return (ready, false) }
-            state.readyInARow = 0
-            return (ready, true)
-        }
-        if let ready {
-            if yields { await Task.yield() }
-            return ready
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery?, Never>) in
-                let result = state.withLock { state -> Delivery?? in
-                    if let ready = Self.take(&state) { return .some(ready) }
-                    if Task.isCancelled { return .some(nil) }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let result { continuation.resume(returning: result) }
-            }
+        let delivery = await withTaskCancellationHandler {
+            await queue.receive()
         } onCancel: {
-            finish()
+            queue.finish()
         }
-    }
-
-    /// What is ready without waiting: a queued item, the end, or a pending nudge.
-    private static func take(_ state: inout State) -> Delivery?? {
-        if let item = state.items.popFirst() { return .some(.event(event(item))) }
-        if state.finished { return .some(nil) }
-        if state.nudged {
-            state.nudged = false
-            return .some(.keepAlive)
-        }
-        return nil
-    }
-
-    private static func event(_ item: Item) -> GatewayEvent {
-        switch item {
-        case .event(let event): event
-        case .gap(let app, let missed, let lastSeq): .gap(app: app, missed: missed, lastSeq: lastSeq, time: .now)
+        switch delivery {
+        case .element(let event): return .event(event)
+        case .nudge: return .keepAlive
+        case nil: return nil
         }
     }
 }

@@ -35,11 +35,25 @@ public enum SDLTimestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Seconds since 1970 (a `Date`'s `timeIntervalSince1970`), truncated to microseconds.
+    /// Seconds since 1970 (a `Date`'s `timeIntervalSince1970`), rounded to the nearest microsecond
+    /// (``microseconds(secondsSince1970:)``) and then truncated to milliseconds like every time.
     public static func rfc3339(secondsSince1970 seconds: Double) -> String {
-        let microseconds = (seconds * 1_000_000).rounded(.down)
-        guard microseconds.isFinite, abs(microseconds) < 9.2e18 else { return rfc3339(microsecondsSince1970: seconds < 0 ? .min / 2 : .max / 2) }
-        return rfc3339(microsecondsSince1970: Int64(microseconds))
+        rfc3339(microsecondsSince1970: microseconds(secondsSince1970: seconds))
+    }
+
+    /// Seconds since 1970 as whole microseconds, rounded to the nearest one: a `Date` of
+    /// `…00.123` is `…00.12299999…` in binary, which truncation would make `.122`. Not finite or
+    /// beyond ±2.9 × 10^5 years, it is a time far outside 0000...9999 on the same side.
+    public static func microseconds(secondsSince1970 seconds: Double) -> Int64 {
+        let microseconds = (seconds * 1_000_000).rounded(.toNearestOrAwayFromZero)
+        guard microseconds.isFinite, abs(microseconds) < 9.2e18 else { return seconds < 0 ? .min / 2 : .max / 2 }
+        return Int64(microseconds)
+    }
+
+    /// The compact form of ``rfc3339(microsecondsSince1970:)`` for file names, without `-` and
+    /// `:`: `20261122T050000.123Z` (ISO 8601 basic format).
+    public static func compact(microsecondsSince1970 microseconds: Int64) -> String {
+        String(rfc3339(microsecondsSince1970: microseconds).filter { $0 != "-" && $0 != ":" })
     }
 
     /// Year, month (1–12) and day (1–31) of a count of days since 1970-01-01.
