@@ -1,4 +1,4 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import Logging
 import NIOCore
 import SDLProtocol

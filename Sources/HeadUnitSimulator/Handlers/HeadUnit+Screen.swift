@@ -1,3 +1,4 @@
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 import SDLSpec
@@ -118,25 +119,6 @@ extension HeadUnit {
 
     // MARK: - SetMediaClockTimer
 
-    static func seconds(of time: SDLJSON?) -> Int64? {
-        guard let time, let hours = time["hours"]?.intValue, let minutes = time["minutes"]?.intValue, let seconds = time["seconds"]?.intValue else {
-            return nil
-        }
-        return hours * 3600 + minutes * 60 + seconds
-    }
-
-    /// The media clock's position in seconds at `now`, if it is set.
-    public static func mediaClockPosition(_ clock: SDLJSON, now: NIODeadline) -> Double? {
-        guard let position = clock["positionSeconds"]?.doubleValue else { return nil }
-        guard clock["running"]?.boolValue == true, let since = clock["runningSinceUptimeMs"]?.intValue else { return position }
-        let elapsed = Double(Int64(now.uptimeNanoseconds / 1_000_000) - since) / 1000 * (clock["countRate"]?.doubleValue ?? 1)
-        var value = clock["updateMode"]?.stringValue == "COUNTDOWN" ? position - elapsed : position + elapsed
-        if let end = seconds(of: clock["endTime"]) {
-            value = clock["updateMode"]?.stringValue == "COUNTDOWN" ? max(value, Double(end)) : min(value, Double(end))
-        }
-        return max(0, value)
-    }
-
     mutating func setMediaClockTimer(_ request: Request) -> Reply {
         guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
         guard app.isMediaApplication else {
@@ -147,10 +129,10 @@ extension HeadUnit {
         let nowMs = Int64(request.now.uptimeNanoseconds / 1_000_000)
         switch mode {
         case "COUNTUP", "COUNTDOWN":
-            guard let start = Self.seconds(of: params["startTime"]) else {
+            guard let start = MediaClock.seconds(of: params["startTime"]) else {
                 return .result("INVALID_DATA", info: "Start time must be provided for 'COUNTUP' and 'COUNTDOWN'")
             }
-            if let end = Self.seconds(of: params["endTime"]) {
+            if let end = MediaClock.seconds(of: params["endTime"]) {
                 if mode == "COUNTUP" && start > end {
                     return .result("INVALID_DATA", info: "Start time must be before end time for COUNTUP")
                 }
@@ -165,7 +147,7 @@ extension HeadUnit {
             app.screen.mediaClock = .object(clock)
         case "PAUSE":
             if var clock = app.screen.mediaClock?.objectValue, clock["running"]?.boolValue == true {
-                clock["positionSeconds"] = .double(Self.mediaClockPosition(.object(clock), now: request.now) ?? 0)
+                clock["positionSeconds"] = .double(MediaClock.position(.object(clock), now: request.now) ?? 0)
                 clock["running"] = false
                 clock["runningSinceUptimeMs"] = nil
                 clock["paused"] = true
