@@ -82,29 +82,31 @@ extension HeadUnit {
     /// HMI answers when its duration or timeout (scaled by `timeScale`) runs out, or earlier
     /// through ``answerInteraction(appID:_:now:)`` or CancelInteraction.
     mutating func openInteraction(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        if let refusal = interactionRefusal(request, app: app) { return refusal }
-        if let open = app.openInteraction {
-            return .result("REJECTED", info: "The HMI is busy with a \(open.function) of this app")
+        changeApp(request) { unit, app in
+            if let refusal = unit.interactionRefusal(request, app: app) { return .refused(refusal) }
+            if let open = app.openInteraction {
+                return .refused(.result("REJECTED", info: "The HMI is busy with a \(open.function) of this app"))
+            }
+            let parameters = SDLJSON.object(request.parameters)
+            let delay = unit.configuration.scaled(milliseconds: InteractionDuration.milliseconds(of: request.function, parameters: parameters))
+            let timer = unit.timers.schedule(at: request.now + delay, .finishInteraction(session: request.sessionID, correlationID: request.correlationID))
+            app.openInteraction = OpenInteraction(
+                function: request.function, functionID: request.functionID, correlationID: request.correlationID,
+                parameters: parameters, timer: timer
+            )
+            // How long it shows, and when it ends, so a viewer can run the time it has left.
+            let ends = request.now + delay
+            app.screen.overlay = [
+                "function": .string(request.function), "parameters": parameters,
+                "durationMs": .int(delay.nanoseconds / 1_000_000), "endsAtUptimeMs": .int(Int64(ends.uptimeNanoseconds / 1_000_000)),
+            ]
+            return .done { unit in
+                if let context = Self.systemContext(of: request.function, parameters: parameters) {
+                    unit.setHMIStatus(session: request.sessionID, systemContext: context, now: request.now)
+                }
+                return .later
+            }
         }
-        let parameters = SDLJSON.object(request.parameters)
-        let delay = configuration.scaled(milliseconds: InteractionDuration.milliseconds(of: request.function, parameters: parameters))
-        let timer = timers.schedule(at: request.now + delay, .finishInteraction(session: request.sessionID, correlationID: request.correlationID))
-        app.openInteraction = OpenInteraction(
-            function: request.function, functionID: request.functionID, correlationID: request.correlationID,
-            parameters: parameters, timer: timer
-        )
-        // How long it shows, and when it ends, so a viewer can run the time it has left.
-        let ends = request.now + delay
-        app.screen.overlay = [
-            "function": .string(request.function), "parameters": parameters,
-            "durationMs": .int(delay.nanoseconds / 1_000_000), "endsAtUptimeMs": .int(Int64(ends.uptimeNanoseconds / 1_000_000)),
-        ]
-        apps[request.sessionID] = app
-        if let context = Self.systemContext(of: request.function, parameters: parameters) {
-            setHMIStatus(session: request.sessionID, systemContext: context, now: request.now)
-        }
-        return .later
     }
 
     /// Ends the app's open interaction: answers it, clears the overlay, and brings the system
