@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "sdl-gateway-reliability", targets: ["SDLGatewayReliability"]),
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
+        .library(name: "HeadUnitModel", targets: ["HeadUnitModel"]),
         .library(name: "HeadUnitSimulator", targets: ["HeadUnitSimulator"]),
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
         .library(name: "SDLTime", targets: ["SDLTime"]),
@@ -104,10 +105,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What a head unit is and does, without sockets: its profile (capabilities), the vehicle
+        // (generated drive, OpenXC trace replay), how long interactions last, the media clock.
+        // The simulator and the headless HMI both describe the same head unit with it.
+        .target(
+            name: "HeadUnitModel",
+            dependencies: [
+                "SDLProtocol",
+                "SDLSpec",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            exclude: ["Resources"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedResources"]
+        ),
         // A head unit that plays SDL Core, its HMI and the vehicle over the real protocol.
         .target(
             name: "HeadUnitSimulator",
             dependencies: [
+                "HeadUnitModel",
                 "SDLProtocol",
                 "SDLSpec",
                 "SDLTime",
@@ -116,9 +132,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            exclude: ["Resources"],
-            swiftSettings: swiftSettings,
-            plugins: ["EmbedResources"]
+            swiftSettings: swiftSettings
         ),
         // What the gateway's HTTP API and the simulator's control API share: problem+json, the
         // operation list, the JSON content-type rule, SDLJSON responses.
@@ -140,9 +154,10 @@ let package = Package(
         .target(
             name: "HeadlessHMI",
             dependencies: [
-                "HeadUnitSimulator",
+                "HeadUnitModel",
                 "SDLProtocol",
                 "SDLSpec",
+                "SDLTime",
                 "SDLTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -155,6 +170,7 @@ let package = Package(
             name: "SimulatorControl",
             dependencies: [
                 "HTTPAPISupport",
+                "HeadUnitModel",
                 "HeadUnitSimulator",
                 "HeadlessHMI",
                 "SDLManagers",
@@ -268,6 +284,7 @@ let package = Package(
             dependencies: [
                 "Gateway",
                 "HTTPAPISupport",
+                "HeadUnitModel",
                 "HeadUnitSimulator",
                 "HeadlessHMI",
                 "SDLClient",
@@ -365,8 +382,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HeadUnitModelTests",
+            dependencies: [
+                "HeadUnitModel",
+                "SDLProtocol",
+                "SDLSpec",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HeadUnitSimulatorTests",
             dependencies: [
+                "HeadUnitModel",
                 "HeadUnitSimulator",
                 "SDLProtocol",
                 "SDLSpec",
@@ -382,6 +409,7 @@ let package = Package(
             name: "SimulatorControlTests",
             dependencies: [
                 "HTTPAPISupport",
+                "HeadUnitModel",
                 "HeadUnitSimulator",
                 "HeadlessHMI",
                 "SDLManagers",
@@ -401,6 +429,7 @@ let package = Package(
             dependencies: [
                 "Gateway",
                 "HTTPAPISupport",
+                "HeadUnitModel",
                 "HeadUnitSimulator",
                 "HeadlessHMI",
                 "SDLClient",
@@ -443,9 +472,10 @@ let package = Package(
         .testTarget(
             name: "HeadlessHMITests",
             dependencies: [
-                "HeadUnitSimulator",
+                "HeadUnitModel",
                 "HeadlessHMI",
                 "SDLProtocol",
+                "SDLTime",
                 "SDLTransport",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,4 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import SDLProtocol
 
 /// What the headless HMI answers Core's requests with (HMI_API.xml responses): capabilities,

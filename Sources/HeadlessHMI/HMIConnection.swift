@@ -1,14 +1,17 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import Logging
 import NIOCore
 import SDLProtocol
+import SDLTime
 import SDLTransport
 import ServiceLifecycle
 import Synchronization
 
 /// Runs a ``HeadlessHMI`` over a WebSocket to SDL Core's HMI port: connects, registers, answers,
 /// and connects again with backoff (100 ms × 1.5ⁿ up to 5 s) whenever the connection fails or
-/// Core restarts, until the service group shuts down.
+/// Core restarts, until the service group shuts down. Its time is the injected ``SDLClock``'s
+/// (the vehicle's samples, interactions' deadlines, the backoff), as the simulator's and
+/// `SDLClient`'s: tests move an `SDLManualClock` instead of waiting.
 ///
 /// The state sits behind a lock so that the control API can read it and act (activate an app,
 /// press a button) while the connection's task reads from Core.
@@ -18,6 +21,8 @@ public final class HMIConnection: Service, Sendable {
     private let writer = Mutex<NIOAsyncChannelOutboundWriter<ByteBuffer>?>(nil)
     private let logger: Logger
     private let configuration: SDLTransportClient.Configuration
+    /// What the vehicle loop, the reconnection backoff and interactions' deadlines run on.
+    public let clock: any SDLClock
 
     /// The vehicle, as the simulator's: its generated drive unless told otherwise, or a replayed
     /// OpenXC trace; sampled every `vehicleInterval`.
@@ -27,9 +32,11 @@ public final class HMIConnection: Service, Sendable {
 
     public init(
         address: SDLTransportAddress, hmi: HeadlessHMI, logger: Logger,
-        vehicle: VehicleSource = .generated(GeneratedDrive()), vehicleInterval: Duration = .milliseconds(100)
+        vehicle: VehicleSource = .generated(GeneratedDrive()), vehicleInterval: Duration = .milliseconds(100),
+        clock: any SDLClock = SDLSystemClock()
     ) {
         self.address = address
+        self.clock = clock
         self.vehicle = vehicle
         if case .trace(let trace, let speed, let loop) = vehicle {
             replayer = Mutex(TraceReplayer(trace: trace, speedFactor: speed, loops: loop))
@@ -71,15 +78,17 @@ public final class HMIConnection: Service, Sendable {
         }
     }
 
-    /// Every `vehicleInterval`: samples the vehicle and sends what Core subscribed to (a trace's
-    /// buttons as the driver's presses), and answers the interactions whose time ran out (so they
-    /// end within one interval of their deadline).
+    /// Every `vehicleInterval` of ``clock``: samples the vehicle and sends what Core subscribed to
+    /// (a trace's buttons as the driver's presses), and answers the interactions whose time ran
+    /// out (so they end within one interval of their deadline).
     private func tick() async throws {
-        let started = ContinuousClock.now
+        let started = clock.now()
+        let interval = TimeAmount(vehicleInterval)
         while !Task.isCancelled {
-            let events = vehicleEvents(at: ContinuousClock.now - started)
+            let now = clock.now()
+            let events = vehicleEvents(at: Duration(now - started))
             let messages = state.withLock { hmi in
-                var out = hmi.expireInteractions(now: .now())
+                var out = hmi.expireInteractions(now: now)
                 for event in events {
                     switch event {
                     case .vehicleData(let values):
@@ -95,7 +104,7 @@ public final class HMIConnection: Service, Sendable {
             if !messages.isEmpty, let outbound = writer.withLock({ $0 }) {
                 try? await send(messages, to: outbound)
             }
-            try? await Task.sleep(for: vehicleInterval)  // cancelled: the loop ends
+            try? await clock.sleep(until: now + interval)  // cancelled: the loop ends
         }
     }
 
@@ -132,7 +141,7 @@ public final class HMIConnection: Service, Sendable {
                 self.writer.withLock { $0 = nil }
                 attempt += 1
                 let delay = min(5.0, 0.1 * pow15(attempt - 1))
-                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))  // cancelled: the loop ends
+                try? await self.clock.sleep(for: .milliseconds(Int64(delay * 1000)))  // cancelled: the loop ends
             }
         }
     }
@@ -150,7 +159,7 @@ public final class HMIConnection: Service, Sendable {
                     logger.trace("from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")", "hmi.message": "\(String(buffer: message))"])
                     let (before, answers, after) = try state.withLock { hmi throws(HMIError) in
                         let before = hmi.phase
-                        let answers = try hmi.receive(parsed, now: .now())
+                        let answers = try hmi.receive(parsed, now: clock.now())
                         return (before, answers, hmi.phase)
                     }
                     replies = answers

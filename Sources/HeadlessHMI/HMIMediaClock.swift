@@ -1,20 +1,12 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 
 /// The media clock of `UI.SetMediaClockTimer` (HMI_API.xml; MOBILE_API.xml `UpdateMode`), run as
 /// the simulator runs its own, so that one renderer reads both: the request's fields plus
 /// `positionSeconds`, `running`, `runningSinceUptimeMs` and, paused, `paused`
-/// (``HeadUnit/mediaClockPosition(_:now:)`` tells where it is at a later time).
+/// (``MediaClock/position(_:now:)`` tells where it is at a later time).
 enum HMIMediaClock {
-    /// `{hours, minutes, seconds}` in seconds.
-    static func seconds(of time: SDLJSON?) -> Int64? {
-        guard let time, let hours = time["hours"]?.intValue, let minutes = time["minutes"]?.intValue, let seconds = time["seconds"]?.intValue else {
-            return nil
-        }
-        return hours * 3600 + minutes * 60 + seconds
-    }
-
     /// The clock after `params` (Core checked them before sending) at `now`; nil once cleared.
     static func apply(_ params: [String: SDLJSON], to current: [String: SDLJSON]?, now: NIODeadline) -> [String: SDLJSON]? {
         let nowMs = Int64(now.uptimeNanoseconds / 1_000_000)
@@ -22,7 +14,7 @@ enum HMIMediaClock {
         switch params["updateMode"]?.stringValue ?? "CLEAR" {
         case "COUNTUP", "COUNTDOWN":
             var started = params
-            if let start = seconds(of: params["startTime"]) {
+            if let start = MediaClock.seconds(of: params["startTime"]) {
                 started["positionSeconds"] = .double(Double(start))
                 started["running"] = true
                 started["runningSinceUptimeMs"] = .int(nowMs)
@@ -31,7 +23,7 @@ enum HMIMediaClock {
         case "PAUSE":
             result = current
             if var paused = current, paused["running"]?.boolValue == true {
-                paused["positionSeconds"] = .double(HeadUnit.mediaClockPosition(.object(paused), now: now) ?? 0)
+                paused["positionSeconds"] = .double(MediaClock.position(.object(paused), now: now) ?? 0)
                 paused["running"] = false
                 paused["runningSinceUptimeMs"] = nil
                 paused["paused"] = true

@@ -1,4 +1,4 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 
@@ -90,7 +90,7 @@ public struct HMIScreen: Sendable, Hashable {
         object["dayColorScheme"] = dayColorScheme
         object["nightColorScheme"] = nightColorScheme
         if var clock = mediaClock {
-            if let position = HeadUnit.mediaClockPosition(.object(clock), now: now) { clock["currentSeconds"] = .double(position) }
+            if let position = MediaClock.position(.object(clock), now: now) { clock["currentSeconds"] = .double(position) }
             object["mediaClock"] = .object(clock)
         }
         if let icon { object["icon"] = icon }

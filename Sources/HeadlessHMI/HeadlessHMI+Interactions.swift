@@ -1,4 +1,4 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 
@@ -24,7 +24,7 @@ public struct HMIInteraction: Sendable, Hashable {
 }
 
 /// Interactions: Core's requests that wait for the driver are held until their duration or
-/// timeout (the simulator's, `HeadUnit.duration(of:parameters:)`, scaled by `timeScale`) runs out,
+/// timeout (the simulator's, ``InteractionDuration/milliseconds(of:parameters:)``, scaled by `timeScale`) runs out,
 /// the control API answers them, or Core closes them (`UI.ClosePopUp`, `UI.CancelInteraction`).
 /// While a UI one is open the HMI tells Core the app's system context (`UI.OnSystemContext`
 /// ALERT or HMI_OBSCURED, MAIN again after it), as a screen covering the app would.
@@ -69,7 +69,7 @@ extension HeadlessHMI {
             let duration = params["duration"]?.intValue ?? 0
             return duration > 0 ? duration : defaultAlertTimeout
         }
-        let milliseconds = HeadUnit.duration(of: interactionFunctions[method] ?? method, parameters: .object(params))
+        let milliseconds = InteractionDuration.milliseconds(of: interactionFunctions[method] ?? method, parameters: .object(params))
         return method == "TTS.Speak" ? min(milliseconds, longestSpeech) : milliseconds
     }
 

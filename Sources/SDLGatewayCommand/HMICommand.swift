@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPAPISupport
-import HeadUnitSimulator
+import HeadUnitModel
 import HeadlessHMI
 import Hummingbird
 import Logging

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import HeadUnitModel
 import HeadUnitSimulator
 import HeadlessHMI
 import Logging

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadUnitModel
 import HeadUnitSimulator
 import NIOCore
 import SDLProtocol

@@ -1,4 +1,5 @@
 import HTTPAPISupport
+import HeadUnitModel
 import Hummingbird
 import HeadUnitSimulator
 import NIOCore
@@ -63,7 +64,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
             return try simulator.perform { unit, now in
                 var screen = try Self.control { try unit.requireApp(resolveApp(named, in: unit).appID).screen.json }
                 // Where a running clock is now, so a viewer can run it from here.
-                if var clock = screen["mediaClock"]?.objectValue, let position = HeadUnit.mediaClockPosition(.object(clock), now: now) {
+                if var clock = screen["mediaClock"]?.objectValue, let position = MediaClock.position(.object(clock), now: now) {
                     clock["currentSeconds"] = .double(position)
                     screen = .object((screen.objectValue ?? [:]).merging(["mediaClock": .object(clock)]) { $1 })
                 }

@@ -1,7 +1,7 @@
 import Foundation
 import Gateway
 import HTTPTypes
-import HeadUnitSimulator
+import HeadUnitModel
 import HeadlessHMI
 import HummingbirdTesting
 import Logging

@@ -6,6 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import HeadUnitModel
 @testable import HeadUnitSimulator
 
 /// Many apps' interactions at once against the simulator's driver on a manual clock: every

@@ -1,3 +1,4 @@
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 import SDLSpec
@@ -168,13 +169,13 @@ struct SimulatorScreenTests {
         #expect(clock["running"] == false)
         #expect(clock["positionSeconds"]?.doubleValue == 65)
         harness.advance(by: .seconds(10))
-        #expect(HeadUnit.mediaClockPosition(clock, now: harness.now) == 65)
+        #expect(MediaClock.position(clock, now: harness.now) == 65)
         let reply18 = harness.call("SetMediaClockTimer", ["updateMode": "RESUME"], session: session, on: connection)
         #expect(reply18?.resultCode == "SUCCESS")
         harness.advance(by: .seconds(2))
         clock = try #require(harness.unit.apps[session]!.screen.mediaClock)
         #expect(clock["running"] == true)
-        #expect(HeadUnit.mediaClockPosition(clock, now: harness.now) == 67)
+        #expect(MediaClock.position(clock, now: harness.now) == 67)
         let reply19 = harness.call("SetMediaClockTimer", ["updateMode": "CLEAR"], session: session, on: connection)
         #expect(reply19?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]!.screen.mediaClock == nil)

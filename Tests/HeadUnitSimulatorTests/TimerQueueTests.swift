@@ -1,6 +1,7 @@
 import NIOCore
 import Testing
 
+@testable import HeadUnitModel
 @testable import HeadUnitSimulator
 
 /// The simulator's timer heap against a plain reference table: the same timers fire in the same

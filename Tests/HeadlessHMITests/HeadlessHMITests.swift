@@ -1,4 +1,4 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import HeadlessHMI
 import SDLProtocol
 import Testing

@@ -1,4 +1,4 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import HeadlessHMI
 import Hummingbird
 import HummingbirdTesting

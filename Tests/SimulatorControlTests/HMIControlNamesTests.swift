@@ -1,5 +1,5 @@
 import HTTPAPISupport
-import HeadUnitSimulator
+import HeadUnitModel
 import HeadlessHMI
 import Hummingbird
 import HummingbirdTesting

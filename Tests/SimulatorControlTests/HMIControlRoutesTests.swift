@@ -1,6 +1,6 @@
 import Foundation
 import HTTPAPISupport
-import HeadUnitSimulator
+import HeadUnitModel
 import NIOCore
 import HeadlessHMI
 import Hummingbird

@@ -1,16 +1,7 @@
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 import SDLSpec
-
-/// Where the simulated vehicle's data comes from.
-public enum VehicleSource: Sendable {
-    /// A generated drive (``GeneratedDrive``), looping.
-    case generated(GeneratedDrive)
-    /// An OpenXC trace replayed at `speed` times its recorded pace, looping or not.
-    case trace(OpenXCTrace, speed: Double, loop: Bool)
-    /// No vehicle data besides what the control API sets.
-    case none
-}
 
 /// The vehicle's state inside the head unit: the feed and the control API's overrides.
 struct VehicleState: Sendable {

@@ -23,26 +23,28 @@ extension HeadUnit {
     }
 
     mutating func performAudioPassThru(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        if app.audioPassThru != nil {
-            return .result("REJECTED", info: "An audio pass-thru is already running")
-        }
-        let params = request.parameters
-        guard
-            let tone = AudioPassThruTone(
-                samplingRate: params["samplingRate"]?.stringValue ?? "", bitsPerSample: params["bitsPerSample"]?.stringValue ?? ""
+        changeApp(request) { unit, app in
+            if app.audioPassThru != nil {
+                return .refused(.result("REJECTED", info: "An audio pass-thru is already running"))
+            }
+            let params = request.parameters
+            guard
+                let tone = AudioPassThruTone(
+                    samplingRate: params["samplingRate"]?.stringValue ?? "", bitsPerSample: params["bitsPerSample"]?.stringValue ?? ""
+                )
+            else { return .refused(.result("INVALID_DATA", info: "Unknown samplingRate or bitsPerSample")) }
+            let maxDuration = Int(params["maxDuration"]?.intValue ?? 0)
+            let chunkTimer = unit.timers.schedule(at: request.now + unit.audioPassThruChunkInterval, .audioPassThruChunk(session: request.sessionID))
+            let endTimer = unit.timers.schedule(at: request.now + unit.configuration.scaled(milliseconds: Int64(maxDuration)), .audioPassThruEnd(session: request.sessionID))
+            app.audioPassThru = AudioPassThruState(
+                correlationID: request.correlationID, functionID: request.functionID, chunkTimer: chunkTimer, endTimer: endTimer, chunksSent: 0,
+                tone: tone, maxDuration: maxDuration, start: request.now
             )
-        else { return .result("INVALID_DATA", info: "Unknown samplingRate or bitsPerSample") }
-        let maxDuration = Int(params["maxDuration"]?.intValue ?? 0)
-        let chunkTimer = timers.schedule(at: request.now + audioPassThruChunkInterval, .audioPassThruChunk(session: request.sessionID))
-        let endTimer = timers.schedule(at: request.now + configuration.scaled(milliseconds: Int64(maxDuration)), .audioPassThruEnd(session: request.sessionID))
-        app.audioPassThru = AudioPassThruState(
-            correlationID: request.correlationID, functionID: request.functionID, chunkTimer: chunkTimer, endTimer: endTimer, chunksSent: 0,
-            tone: tone, maxDuration: maxDuration, start: request.now
-        )
-        apps[request.sessionID] = app
-        setHMIStatus(session: request.sessionID, systemContext: "HMI_OBSCURED", now: request.now)
-        return .later
+            return .done { unit in
+                unit.setHMIStatus(session: request.sessionID, systemContext: "HMI_OBSCURED", now: request.now)
+                return .later
+            }
+        }
     }
 
     /// Sends the audio recorded by `now` and not yet sent, in 100 ms chunks on the grid from the

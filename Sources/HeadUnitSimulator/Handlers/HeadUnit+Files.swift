@@ -1,3 +1,4 @@
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 
@@ -151,29 +152,32 @@ extension HeadUnit {
     }
 
     mutating func deleteFile(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        if fileRequestLimitReached("DeleteFile", app: app) { return .result("REJECTED", info: Self.noneLimitInfo) }
-        let name = request.parameters["syncFileName"]?.stringValue ?? ""
-        guard let file = app.files[name], !file.isSystemFile else {
-            // Core 8.2 tells the space left even when it refuses (docs/protocol.md §k).
-            return .result("REJECTED", info: "File \(name) does not exist", parameters: ["spaceAvailable": .int(spaceAvailable(app))])
+        changeApp(request) { unit, app in
+            if unit.fileRequestLimitReached("DeleteFile", app: app) { return .refused(.result("REJECTED", info: Self.noneLimitInfo)) }
+            let name = request.parameters["syncFileName"]?.stringValue ?? ""
+            guard let file = app.files[name], !file.isSystemFile else {
+                // Core 8.2 tells the space left even when it refuses (docs/protocol.md §k).
+                return .refused(.result("REJECTED", info: "File \(name) does not exist", parameters: ["spaceAvailable": .int(unit.spaceAvailable(app))]))
+            }
+            app.files[name] = nil
+            unit.fileStorageUsed -= file.storageSize
+            let space = unit.spaceAvailable(app)
+            return .done { unit in
+                unit.countFileRequest("DeleteFile", session: request.sessionID)
+                return .success(["spaceAvailable": .int(space)])
+            }
         }
-        app.files[name] = nil
-        fileStorageUsed -= file.storageSize
-        apps[request.sessionID] = app
-        countFileRequest("DeleteFile", session: request.sessionID)
-        return .success(["spaceAvailable": .int(spaceAvailable(app))])
     }
 
     /// Core answers INVALID_DATA when the file is not in the app's folder.
     mutating func setAppIcon(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        let name = request.parameters["syncFileName"]?.stringValue ?? ""
-        guard let file = app.files[name], !file.isSystemFile else {
-            return .result("INVALID_DATA", info: "The file \(name) does not exist")
+        changeApp(request) { _, app in
+            let name = request.parameters["syncFileName"]?.stringValue ?? ""
+            guard let file = app.files[name], !file.isSystemFile else {
+                return .refused(.result("INVALID_DATA", info: "The file \(name) does not exist"))
+            }
+            app.iconFile = name
+            return .done(.success())
         }
-        app.iconFile = name
-        apps[request.sessionID] = app
-        return .success()
     }
 }

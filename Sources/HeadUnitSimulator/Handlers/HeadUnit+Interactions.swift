@@ -1,31 +1,7 @@
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 import SDLSpec
-
-/// How the control API (`POST /apps/{appID}/interaction`) answers an app's open interaction, as
-/// the user would: pick a choice, move the slider, dismiss, or end it with a result code. The
-/// simulator and the headless HMI take the same answer.
-public struct InteractionAnswer: Sendable {
-    /// PerformInteraction: the choice picked (must be in one of the shown choice sets).
-    public var choiceID: Int64?
-    /// Slider: the position picked (1…numTicks).
-    public var sliderPosition: Int64?
-    /// A `Result` to answer with; SUCCESS when nil.
-    public var resultCode: String?
-    /// PerformInteraction: MENU, VR or KEYBOARD; MENU (VR for VR_ONLY, KEYBOARD for typed text)
-    /// when nil.
-    public var triggerSource: String?
-    /// A PerformInteraction with the KEYBOARD layout: what the user typed (`manualTextEntry`).
-    public var manualTextEntry: String?
-
-    public init(choiceID: Int64? = nil, sliderPosition: Int64? = nil, resultCode: String? = nil, triggerSource: String? = nil, manualTextEntry: String? = nil) {
-        self.choiceID = choiceID
-        self.sliderPosition = sliderPosition
-        self.resultCode = resultCode
-        self.triggerSource = triggerSource
-        self.manualTextEntry = manualTextEntry
-    }
-}
 
 /// Alert, Speak, ScrollableMessage, Slider, SubtleAlert, PerformInteraction and CancelInteraction:
 /// the requests the HMI answers later. An app has at most one open at a time; it is shown in
@@ -52,28 +28,6 @@ extension HeadUnit {
         case "ScrollableMessage", "Slider": "HMI_OBSCURED"
         case "PerformInteraction": parameters["interactionMode"]?.stringValue == "MANUAL_ONLY" ? "HMI_OBSCURED" : "VRSESSION"
         default: nil
-        }
-    }
-
-    /// How long the HMI shows or speaks the interaction before answering by itself, in ms: an
-    /// Alert's `duration` (5000), speech at 60 ms a character (at least 1 s), a ScrollableMessage's
-    /// `timeout` (30000), a Slider's or PerformInteraction's `timeout` (10000). The mobile and the
-    /// HMI API name these parameters alike, so the headless HMI times Core's requests with it.
-    public static func duration(of function: String, parameters: SDLJSON) -> Int64 {
-        switch function {
-        case "Alert", "SubtleAlert":
-            return parameters["duration"]?.intValue ?? 5000
-        case "Speak":
-            let characters = (parameters["ttsChunks"]?.arrayValue ?? []).reduce(0) { $0 + ($1["text"]?.stringValue?.count ?? 0) }
-            return max(1000, Int64(characters) * 60)
-        case "ScrollableMessage":
-            return parameters["timeout"]?.intValue ?? 30000
-        case "Slider", "PerformInteraction":
-            return parameters["timeout"]?.intValue ?? 10000
-        case "PerformAudioPassThru":
-            return parameters["maxDuration"]?.intValue ?? 10000
-        default:
-            return 10000
         }
     }
 
@@ -128,29 +82,31 @@ extension HeadUnit {
     /// HMI answers when its duration or timeout (scaled by `timeScale`) runs out, or earlier
     /// through ``answerInteraction(appID:_:now:)`` or CancelInteraction.
     mutating func openInteraction(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        if let refusal = interactionRefusal(request, app: app) { return refusal }
-        if let open = app.openInteraction {
-            return .result("REJECTED", info: "The HMI is busy with a \(open.function) of this app")
+        changeApp(request) { unit, app in
+            if let refusal = unit.interactionRefusal(request, app: app) { return .refused(refusal) }
+            if let open = app.openInteraction {
+                return .refused(.result("REJECTED", info: "The HMI is busy with a \(open.function) of this app"))
+            }
+            let parameters = SDLJSON.object(request.parameters)
+            let delay = unit.configuration.scaled(milliseconds: InteractionDuration.milliseconds(of: request.function, parameters: parameters))
+            let timer = unit.timers.schedule(at: request.now + delay, .finishInteraction(session: request.sessionID, correlationID: request.correlationID))
+            app.openInteraction = OpenInteraction(
+                function: request.function, functionID: request.functionID, correlationID: request.correlationID,
+                parameters: parameters, timer: timer
+            )
+            // How long it shows, and when it ends, so a viewer can run the time it has left.
+            let ends = request.now + delay
+            app.screen.overlay = [
+                "function": .string(request.function), "parameters": parameters,
+                "durationMs": .int(delay.nanoseconds / 1_000_000), "endsAtUptimeMs": .int(Int64(ends.uptimeNanoseconds / 1_000_000)),
+            ]
+            return .done { unit in
+                if let context = Self.systemContext(of: request.function, parameters: parameters) {
+                    unit.setHMIStatus(session: request.sessionID, systemContext: context, now: request.now)
+                }
+                return .later
+            }
         }
-        let parameters = SDLJSON.object(request.parameters)
-        let delay = configuration.scaled(milliseconds: Self.duration(of: request.function, parameters: parameters))
-        let timer = timers.schedule(at: request.now + delay, .finishInteraction(session: request.sessionID, correlationID: request.correlationID))
-        app.openInteraction = OpenInteraction(
-            function: request.function, functionID: request.functionID, correlationID: request.correlationID,
-            parameters: parameters, timer: timer
-        )
-        // How long it shows, and when it ends, so a viewer can run the time it has left.
-        let ends = request.now + delay
-        app.screen.overlay = [
-            "function": .string(request.function), "parameters": parameters,
-            "durationMs": .int(delay.nanoseconds / 1_000_000), "endsAtUptimeMs": .int(Int64(ends.uptimeNanoseconds / 1_000_000)),
-        ]
-        apps[request.sessionID] = app
-        if let context = Self.systemContext(of: request.function, parameters: parameters) {
-            setHMIStatus(session: request.sessionID, systemContext: context, now: request.now)
-        }
-        return .later
     }
 
     /// Ends the app's open interaction: answers it, clears the overlay, and brings the system

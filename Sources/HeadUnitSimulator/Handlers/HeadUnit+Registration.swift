@@ -1,3 +1,4 @@
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 import SDLSpec
@@ -147,26 +148,26 @@ extension HeadUnit {
     }
 
     mutating func changeRegistration(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        let params = request.parameters
-        if let name = params["appName"]?.stringValue {
-            if Self.isBadText(name) { return .result("INVALID_DATA", info: "appName is empty or has a tab or newline") }
-            if apps.values.contains(where: { $0.sessionID != app.sessionID && $0.appName.lowercased() == name.lowercased() }) {
-                return .result("DUPLICATE_NAME", info: "Another app is called \(name)")
+        changeApp(request) { unit, app in
+            let params = request.parameters
+            if let name = params["appName"]?.stringValue {
+                if Self.isBadText(name) { return .refused(.result("INVALID_DATA", info: "appName is empty or has a tab or newline")) }
+                if unit.apps.values.contains(where: { $0.sessionID != app.sessionID && $0.appName.lowercased() == name.lowercased() }) {
+                    return .refused(.result("DUPLICATE_NAME", info: "Another app is called \(name)"))
+                }
+                app.appName = name
             }
-            app.appName = name
+            if let synonyms = params["vrSynonyms"]?.arrayValue?.compactMap(\.stringValue) { app.vrSynonyms = synonyms }
+            let profile = unit.configuration.profile
+            let language = params["language"]?.stringValue ?? app.language
+            let displayLanguage = params["hmiDisplayLanguage"]?.stringValue ?? app.hmiDisplayLanguage
+            guard profile.supportedLanguages.contains(language), profile.supportedLanguages.contains(displayLanguage) else {
+                return .refused(.result("REJECTED", info: "The head unit does not support that language"))
+            }
+            app.language = language
+            app.hmiDisplayLanguage = displayLanguage
+            return .done(.success())
         }
-        if let synonyms = params["vrSynonyms"]?.arrayValue?.compactMap(\.stringValue) { app.vrSynonyms = synonyms }
-        let profile = configuration.profile
-        let language = params["language"]?.stringValue ?? app.language
-        let displayLanguage = params["hmiDisplayLanguage"]?.stringValue ?? app.hmiDisplayLanguage
-        guard profile.supportedLanguages.contains(language), profile.supportedLanguages.contains(displayLanguage) else {
-            return .result("REJECTED", info: "The head unit does not support that language")
-        }
-        app.language = language
-        app.hmiDisplayLanguage = displayLanguage
-        apps[request.sessionID] = app
-        return .success()
     }
 
     mutating func getSystemCapability(_ request: Request) -> Reply {

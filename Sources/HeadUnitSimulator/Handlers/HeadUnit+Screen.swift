@@ -1,3 +1,4 @@
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 import SDLSpec
@@ -56,25 +57,25 @@ extension HeadUnit {
     // MARK: - Show
 
     mutating func show(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        var params = request.parameters
-        for key in ["mainField1", "mainField2", "mainField3", "mainField4", "statusBar", "mediaClock", "mediaTrack", "templateTitle"] {
-            // Core's `ShowRequest::IsWhiteSpaceExist`: no tab or newline; empty text clears a field.
-            if let text = params[key]?.stringValue, text.contains("\n") || text.contains("\t") {
-                return .result("INVALID_DATA", info: "\(key) has a tab or newline")
+        changeApp(request) { unit, app in
+            var params = request.parameters
+            for key in ["mainField1", "mainField2", "mainField3", "mainField4", "statusBar", "mediaClock", "mediaTrack", "templateTitle"] {
+                // Core's `ShowRequest::IsWhiteSpaceExist`: no tab or newline; empty text clears a field.
+                if let text = params[key]?.stringValue, text.contains("\n") || text.contains("\t") {
+                    return .refused(.result("INVALID_DATA", info: "\(key) has a tab or newline"))
+                }
             }
-        }
-        if let configuration = params["templateConfiguration"]?.objectValue {
-            let template = configuration["template"]?.stringValue ?? ""
-            if let refusal = applyTemplate(template, day: configuration["dayColorScheme"], night: configuration["nightColorScheme"], to: &app) {
-                return .result("REJECTED", info: refusal)
+            if let configuration = params["templateConfiguration"]?.objectValue {
+                let template = configuration["template"]?.stringValue ?? ""
+                if let refusal = unit.applyTemplate(template, day: configuration["dayColorScheme"], night: configuration["nightColorScheme"], to: &app) {
+                    return .refused(.result("REJECTED", info: refusal))
+                }
             }
+            params["windowID"] = nil
+            params["templateConfiguration"] = nil
+            app.screen.show.merge(params) { _, new in new }
+            return .done { $0.successOrImageWarning(request.parameters, session: request.sessionID) }
         }
-        params["windowID"] = nil
-        params["templateConfiguration"] = nil
-        app.screen.show.merge(params) { _, new in new }
-        apps[request.sessionID] = app
-        return successOrImageWarning(request.parameters, session: request.sessionID)
     }
 
     /// Shows `template` with its color schemes (Show's `templateConfiguration`, SetDisplayLayout);
@@ -102,93 +103,74 @@ extension HeadUnit {
     // MARK: - SetDisplayLayout
 
     mutating func setDisplayLayout(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        let params = request.parameters
-        let layout = params["displayLayout"]?.stringValue ?? ""
-        if let refusal = applyTemplate(layout, day: params["dayColorScheme"], night: params["nightColorScheme"], to: &app) {
-            return .result("REJECTED", info: refusal)
+        changeApp(request) { unit, app in
+            let params = request.parameters
+            let layout = params["displayLayout"]?.stringValue ?? ""
+            if let refusal = unit.applyTemplate(layout, day: params["dayColorScheme"], night: params["nightColorScheme"], to: &app) {
+                return .refused(.result("REJECTED", info: refusal))
+            }
+            var response: [String: SDLJSON] = [:]
+            for key in ["displayCapabilities", "buttonCapabilities", "softButtonCapabilities", "presetBankCapabilities"] {
+                if let value = unit.configuration.profile.document[key] { response[key] = value }
+            }
+            return .done(.success(response))
         }
-        apps[request.sessionID] = app
-        var response: [String: SDLJSON] = [:]
-        for key in ["displayCapabilities", "buttonCapabilities", "softButtonCapabilities", "presetBankCapabilities"] {
-            if let value = configuration.profile.document[key] { response[key] = value }
-        }
-        return .success(response)
     }
 
     // MARK: - SetMediaClockTimer
 
-    static func seconds(of time: SDLJSON?) -> Int64? {
-        guard let time, let hours = time["hours"]?.intValue, let minutes = time["minutes"]?.intValue, let seconds = time["seconds"]?.intValue else {
-            return nil
-        }
-        return hours * 3600 + minutes * 60 + seconds
-    }
-
-    /// The media clock's position in seconds at `now`, if it is set.
-    public static func mediaClockPosition(_ clock: SDLJSON, now: NIODeadline) -> Double? {
-        guard let position = clock["positionSeconds"]?.doubleValue else { return nil }
-        guard clock["running"]?.boolValue == true, let since = clock["runningSinceUptimeMs"]?.intValue else { return position }
-        let elapsed = Double(Int64(now.uptimeNanoseconds / 1_000_000) - since) / 1000 * (clock["countRate"]?.doubleValue ?? 1)
-        var value = clock["updateMode"]?.stringValue == "COUNTDOWN" ? position - elapsed : position + elapsed
-        if let end = seconds(of: clock["endTime"]) {
-            value = clock["updateMode"]?.stringValue == "COUNTDOWN" ? max(value, Double(end)) : min(value, Double(end))
-        }
-        return max(0, value)
-    }
-
     mutating func setMediaClockTimer(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        guard app.isMediaApplication else {
-            return .result("REJECTED", info: "Application is not media")
-        }
-        let params = request.parameters
-        let mode = params["updateMode"]?.stringValue ?? ""
-        let nowMs = Int64(request.now.uptimeNanoseconds / 1_000_000)
-        switch mode {
-        case "COUNTUP", "COUNTDOWN":
-            guard let start = Self.seconds(of: params["startTime"]) else {
-                return .result("INVALID_DATA", info: "Start time must be provided for 'COUNTUP' and 'COUNTDOWN'")
+        changeApp(request) { _, app in
+            guard app.isMediaApplication else {
+                return .refused(.result("REJECTED", info: "Application is not media"))
             }
-            if let end = Self.seconds(of: params["endTime"]) {
-                if mode == "COUNTUP" && start > end {
-                    return .result("INVALID_DATA", info: "Start time must be before end time for COUNTUP")
+            let params = request.parameters
+            let mode = params["updateMode"]?.stringValue ?? ""
+            let nowMs = Int64(request.now.uptimeNanoseconds / 1_000_000)
+            switch mode {
+            case "COUNTUP", "COUNTDOWN":
+                guard let start = MediaClock.seconds(of: params["startTime"]) else {
+                    return .refused(.result("INVALID_DATA", info: "Start time must be provided for 'COUNTUP' and 'COUNTDOWN'"))
                 }
-                if mode == "COUNTDOWN" && start < end {
-                    return .result("INVALID_DATA", info: "Start time must be after end time for COUNTDOWN")
+                if let end = MediaClock.seconds(of: params["endTime"]) {
+                    if mode == "COUNTUP" && start > end {
+                        return .refused(.result("INVALID_DATA", info: "Start time must be before end time for COUNTUP"))
+                    }
+                    if mode == "COUNTDOWN" && start < end {
+                        return .refused(.result("INVALID_DATA", info: "Start time must be after end time for COUNTDOWN"))
+                    }
                 }
-            }
-            var clock = params
-            clock["positionSeconds"] = .double(Double(start))
-            clock["running"] = true
-            clock["runningSinceUptimeMs"] = .int(nowMs)
-            app.screen.mediaClock = .object(clock)
-        case "PAUSE":
-            if var clock = app.screen.mediaClock?.objectValue, clock["running"]?.boolValue == true {
-                clock["positionSeconds"] = .double(Self.mediaClockPosition(.object(clock), now: request.now) ?? 0)
-                clock["running"] = false
-                clock["runningSinceUptimeMs"] = nil
-                clock["paused"] = true
-                app.screen.mediaClock = .object(clock)
-            }
-        case "RESUME":
-            if var clock = app.screen.mediaClock?.objectValue, clock["running"]?.boolValue == false {
+                var clock = params
+                clock["positionSeconds"] = .double(Double(start))
                 clock["running"] = true
                 clock["runningSinceUptimeMs"] = .int(nowMs)
-                clock["paused"] = nil
+                app.screen.mediaClock = .object(clock)
+            case "PAUSE":
+                if var clock = app.screen.mediaClock?.objectValue, clock["running"]?.boolValue == true {
+                    clock["positionSeconds"] = .double(MediaClock.position(.object(clock), now: request.now) ?? 0)
+                    clock["running"] = false
+                    clock["runningSinceUptimeMs"] = nil
+                    clock["paused"] = true
+                    app.screen.mediaClock = .object(clock)
+                }
+            case "RESUME":
+                if var clock = app.screen.mediaClock?.objectValue, clock["running"]?.boolValue == false {
+                    clock["running"] = true
+                    clock["runningSinceUptimeMs"] = .int(nowMs)
+                    clock["paused"] = nil
+                    app.screen.mediaClock = .object(clock)
+                }
+            default:  // CLEAR
+                app.screen.mediaClock = nil
+            }
+            if var clock = app.screen.mediaClock?.objectValue {
+                for key in ["audioStreamingIndicator", "forwardSeekIndicator", "backSeekIndicator"] where params[key] != nil {
+                    clock[key] = params[key]
+                }
                 app.screen.mediaClock = .object(clock)
             }
-        default:  // CLEAR
-            app.screen.mediaClock = nil
+            return .done(.success())
         }
-        if var clock = app.screen.mediaClock?.objectValue {
-            for key in ["audioStreamingIndicator", "forwardSeekIndicator", "backSeekIndicator"] where params[key] != nil {
-                clock[key] = params[key]
-            }
-            app.screen.mediaClock = .object(clock)
-        }
-        apps[request.sessionID] = app
-        return .success()
     }
 
     // MARK: - Global properties
@@ -207,33 +189,32 @@ extension HeadUnit {
     ]
 
     mutating func setGlobalProperties(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        var params = request.parameters
-        params["windowID"] = nil
-        guard !params.isEmpty else {
-            return .result("INVALID_DATA", info: "There are no parameters present in request")
-        }
-        if (params["vrHelpTitle"] == nil) != (params["vrHelp"] == nil) {
-            return .result("REJECTED", info: "vrHelpTitle and vrHelp must be given together")
-        }
-        for key in ["vrHelpTitle", "menuTitle"] {
-            if let text = params[key]?.stringValue, Self.isBadText(text) {
-                return .result("INVALID_DATA", info: "\(key) is empty or has a tab or newline")
+        changeApp(request, resumable: true) { _, app in
+            var params = request.parameters
+            params["windowID"] = nil
+            guard !params.isEmpty else {
+                return .refused(.result("INVALID_DATA", info: "There are no parameters present in request"))
             }
+            if (params["vrHelpTitle"] == nil) != (params["vrHelp"] == nil) {
+                return .refused(.result("REJECTED", info: "vrHelpTitle and vrHelp must be given together"))
+            }
+            for key in ["vrHelpTitle", "menuTitle"] {
+                if let text = params[key]?.stringValue, Self.isBadText(text) {
+                    return .refused(.result("INVALID_DATA", info: "\(key) is empty or has a tab or newline"))
+                }
+            }
+            app.screen.globalProperties.merge(params) { _, new in new }
+            let shown = params
+            return .done { $0.successOrImageWarning(shown, session: request.sessionID) }
         }
-        app.screen.globalProperties.merge(params) { _, new in new }
-        apps[request.sessionID] = app
-        resumableDataChanged(session: request.sessionID, now: request.now)
-        return successOrImageWarning(params, session: request.sessionID)
     }
 
     mutating func resetGlobalProperties(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        for property in request.parameters["properties"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-            if let key = Self.globalPropertyKeys[property] { app.screen.globalProperties[key] = nil }
+        changeApp(request, resumable: true) { _, app in
+            for property in request.parameters["properties"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+                if let key = Self.globalPropertyKeys[property] { app.screen.globalProperties[key] = nil }
+            }
+            return .done(.success())
         }
-        apps[request.sessionID] = app
-        resumableDataChanged(session: request.sessionID, now: request.now)
-        return .success()
     }
 }

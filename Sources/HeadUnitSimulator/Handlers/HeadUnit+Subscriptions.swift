@@ -1,3 +1,4 @@
+import HeadUnitModel
 import NIOCore
 import SDLProtocol
 import SDLSpec
@@ -25,44 +26,44 @@ extension HeadUnit {
         return .later
     }
 
-    /// Answers now; OnHashChange follows the response (Core updates the hash after it).
-    mutating func respondThenHashChange(_ request: Request, _ code: String, info: String? = nil, parameters: [String: SDLJSON] = [:]) -> Reply {
+    /// Answers now; OnHashChange follows the response (Core updates the hash after it: the
+    /// handlers note the change with ``changeApp(_:resumable:_:)``).
+    mutating func respondNow(_ request: Request, _ code: String, info: String? = nil, parameters: [String: SDLJSON] = [:]) -> Reply {
         respond(
             to: request.sessionID, functionID: request.functionID, correlationID: request.correlationID,
             resultCode: code, info: info, parameters: parameters, now: request.now
         )
-        resumableDataChanged(session: request.sessionID, now: request.now)
         return .later
     }
 
     /// Core's checks in order: a media button for a non-media app (REJECTED), a button the HMI's
     /// capabilities lack (UNSUPPORTED_RESOURCE), already subscribed (IGNORED).
     mutating func subscribeButton(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        let name = request.parameters["buttonName"]?.stringValue ?? ""
-        if !app.isMediaApplication && SubscriptionVehicleData.mediaOnlyButtons.contains(name) {
-            return .result("REJECTED", info: "Subscribing to \(name) is allowed for media apps only")
+        changeApp(request, resumable: true) { unit, app in
+            let name = request.parameters["buttonName"]?.stringValue ?? ""
+            if !app.isMediaApplication && SubscriptionVehicleData.mediaOnlyButtons.contains(name) {
+                return .refused(.result("REJECTED", info: "Subscribing to \(name) is allowed for media apps only"))
+            }
+            let available = unit.configuration.profile.document["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+            if !available.contains(name) {
+                return .refused(unit.respondFailure(request, "UNSUPPORTED_RESOURCE", info: "The head unit has no \(name) button"))
+            }
+            if app.buttonSubscriptions.contains(name) {
+                return .refused(.result("IGNORED", info: "Already subscribed to \(name)"))
+            }
+            app.buttonSubscriptions.insert(name)
+            return .done { $0.respondNow(request, "SUCCESS") }
         }
-        let available = configuration.profile.document["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        if !available.contains(name) {
-            return respondFailure(request, "UNSUPPORTED_RESOURCE", info: "The head unit has no \(name) button")
-        }
-        if app.buttonSubscriptions.contains(name) {
-            return .result("IGNORED", info: "Already subscribed to \(name)")
-        }
-        app.buttonSubscriptions.insert(name)
-        apps[request.sessionID] = app
-        return respondThenHashChange(request, "SUCCESS")
     }
 
     mutating func unsubscribeButton(_ request: Request) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        let name = request.parameters["buttonName"]?.stringValue ?? ""
-        guard app.buttonSubscriptions.remove(name) != nil else {
-            return .result("IGNORED", info: "Not subscribed to \(name)")
+        changeApp(request, resumable: true) { _, app in
+            let name = request.parameters["buttonName"]?.stringValue ?? ""
+            guard app.buttonSubscriptions.remove(name) != nil else {
+                return .refused(.result("IGNORED", info: "Not subscribed to \(name)"))
+            }
+            return .done { $0.respondNow(request, "SUCCESS") }
         }
-        apps[request.sessionID] = app
-        return respondThenHashChange(request, "SUCCESS")
     }
 
     /// The vehicle data names a request sets to `true`, among the function's own parameters.
@@ -75,54 +76,56 @@ extension HeadUnit {
     /// DATA_NOT_SUBSCRIBED, VEHICLE_DATA_NOT_AVAILABLE); overall SUCCESS when all succeed, WARNINGS
     /// for a mix, IGNORED when none did, e.g. all already subscribed (docs/protocol.md §k).
     mutating func changeVehicleDataSubscriptions(_ request: Request, subscribe: Bool) -> Reply {
-        guard var app = apps[request.sessionID] else { return .result("APPLICATION_NOT_REGISTERED") }
-        let names = requestedVehicleData(request)
-        guard !names.isEmpty else { return .result("INVALID_DATA", info: "No data in the request") }
-        let available = vehicleData
-        var results: [String: SDLJSON] = [:]
-        var succeeded = 0
-        var unchanged = 0
-        for name in names {
-            let code: String
-            if subscribe {
-                if app.vehicleDataSubscriptions.contains(name) {
-                    code = "DATA_ALREADY_SUBSCRIBED"
-                    unchanged += 1
-                } else if available[name] == nil {
-                    code = "VEHICLE_DATA_NOT_AVAILABLE"
-                } else {
-                    app.vehicleDataSubscriptions.insert(name)
+        changeApp(request, resumable: true) { unit, app in
+            let names = unit.requestedVehicleData(request)
+            guard !names.isEmpty else { return .refused(.result("INVALID_DATA", info: "No data in the request")) }
+            let available = unit.vehicleData
+            var results: [String: SDLJSON] = [:]
+            var succeeded = 0
+            var unchanged = 0
+            for name in names {
+                let code: String
+                if subscribe {
+                    if app.vehicleDataSubscriptions.contains(name) {
+                        code = "DATA_ALREADY_SUBSCRIBED"
+                        unchanged += 1
+                    } else if available[name] == nil {
+                        code = "VEHICLE_DATA_NOT_AVAILABLE"
+                    } else {
+                        app.vehicleDataSubscriptions.insert(name)
+                        code = "SUCCESS"
+                        succeeded += 1
+                    }
+                } else if app.vehicleDataSubscriptions.remove(name) != nil {
                     code = "SUCCESS"
                     succeeded += 1
+                } else {
+                    code = "DATA_NOT_SUBSCRIBED"
+                    unchanged += 1
                 }
-            } else if app.vehicleDataSubscriptions.remove(name) != nil {
-                code = "SUCCESS"
-                succeeded += 1
-            } else {
-                code = "DATA_NOT_SUBSCRIBED"
-                unchanged += 1
+                results[SubscriptionVehicleData.responseKey(name)] = [
+                    "dataType": .string(SubscriptionVehicleData.dataTypes[name] ?? "VEHICLEDATA_OEM_CUSTOM_DATA"),
+                    "resultCode": .string(code),
+                ]
             }
-            results[SubscriptionVehicleData.responseKey(name)] = [
-                "dataType": .string(SubscriptionVehicleData.dataTypes[name] ?? "VEHICLEDATA_OEM_CUSTOM_DATA"),
-                "resultCode": .string(code),
-            ]
-        }
-        guard succeeded > 0 else {
-            // The spec's SubscribeVehicleData response has no VEHICLE_DATA_NOT_AVAILABLE result:
-            // the per-item results say why nothing changed.
-            let info: String
-            if unchanged == names.count {
-                info = subscribe ? "Already subscribed on provided VehicleData" : "Was not subscribed on any VehicleData"
-            } else {
-                info = "None of the requested data could be subscribed"
+            guard succeeded > 0 else {
+                // The spec's SubscribeVehicleData response has no VEHICLE_DATA_NOT_AVAILABLE result:
+                // the per-item results say why nothing changed.
+                let info: String
+                if unchanged == names.count {
+                    info = subscribe ? "Already subscribed on provided VehicleData" : "Was not subscribed on any VehicleData"
+                } else {
+                    info = "None of the requested data could be subscribed"
+                }
+                return .refused(.result("IGNORED", info: info, parameters: results))
             }
-            return .result("IGNORED", info: info, parameters: results)
+            let answered = results
+            if succeeded == names.count {
+                return .done { $0.respondNow(request, "SUCCESS", parameters: answered) }
+            }
+            let info = "Some of the requested data could not be \(subscribe ? "subscribed" : "unsubscribed")"
+            return .done { $0.respondNow(request, "WARNINGS", info: info, parameters: answered) }
         }
-        apps[request.sessionID] = app
-        if succeeded == names.count {
-            return respondThenHashChange(request, "SUCCESS", parameters: results)
-        }
-        return respondThenHashChange(request, "WARNINGS", info: "Some of the requested data could not be \(subscribe ? "subscribed" : "unsubscribed")", parameters: results)
     }
 
     /// The requested values the vehicle has; VEHICLE_DATA_NOT_AVAILABLE when it has none.

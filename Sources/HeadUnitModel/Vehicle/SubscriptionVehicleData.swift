@@ -42,10 +42,10 @@ public enum SubscriptionVehicleData {
 
     /// The response parameter that carries a name's result: the spec calls `clusterModeStatus`
     /// `clusterModes` in Subscribe/UnsubscribeVehicleData responses.
-    static func responseKey(_ name: String) -> String {
+    public static func responseKey(_ name: String) -> String {
         name == "clusterModeStatus" ? "clusterModes" : name
     }
 
     /// ButtonName values only media apps may subscribe to (Core's `IsSubscriptionAllowed`).
-    static let mediaOnlyButtons: Set<String> = ["SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN"]
+    public static let mediaOnlyButtons: Set<String> = ["SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN"]
 }

@@ -3,7 +3,7 @@ import SDLProtocol
 import SDLSpec
 import Testing
 
-@testable import HeadUnitSimulator
+@testable import HeadUnitModel
 
 /// The built-in profiles, embedded from `Resources/`: `core-8.2` (the default) as SDL Core 8.2
 /// sends its stock capabilities, `full` as the simulator had before; a missing or broken file is
@@ -84,7 +84,7 @@ struct ProfileResourceTests {
     @Test("The embedded profile is the repository's Resources/default-profile.json, byte for byte")
     func embeddedIsTheFile() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/HeadUnitSimulator/Resources/default-profile.json")
+            .appendingPathComponent("Sources/HeadUnitModel/Resources/default-profile.json")
         #expect(try SimulatorProfile.defaultProfileData() == Data(contentsOf: file))
     }
 

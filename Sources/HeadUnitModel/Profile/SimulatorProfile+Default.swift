@@ -110,7 +110,7 @@ extension SimulatorProfile {
             throw SimulatorProfileError(
                 kind: .unreadable,
                 path: "$",
-                message: "\(fileName) is missing from the embedded resources (Resources/\(fileName) of HeadUnitSimulator); rebuild, or pass --profile FILE"
+                message: "\(fileName) is missing from the embedded resources (Resources/\(fileName) of HeadUnitModel); rebuild, or pass --profile FILE"
             )
         }
         return Data(bytes)

@@ -2,7 +2,7 @@ import Foundation
 import SDLProtocol
 import Testing
 
-@testable import HeadUnitSimulator
+@testable import HeadUnitModel
 
 /// SDL Core's own `hmi_capabilities.json` loads as a profile, converted when read.
 @Suite("Simulator profile: SDL Core's hmi_capabilities.json")

@@ -1,4 +1,4 @@
-import HeadUnitSimulator
+import HeadUnitModel
 import SDLProtocol
 import Testing
 

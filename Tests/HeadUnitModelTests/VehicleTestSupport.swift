@@ -1,5 +1,5 @@
 import Foundation
-import HeadUnitSimulator
+import HeadUnitModel
 import SDLProtocol
 import SDLSpec
 
@@ -8,7 +8,7 @@ import SDLSpec
 /// (tests that need them are skipped when they are absent).
 enum VehicleFixture {
     static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // HeadUnitSimulatorTests
+        .deletingLastPathComponent()  // HeadUnitModelTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // package root
 

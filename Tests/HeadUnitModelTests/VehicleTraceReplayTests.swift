@@ -1,5 +1,5 @@
 import Foundation
-import HeadUnitSimulator
+import HeadUnitModel
 import SDLProtocol
 import Testing
 
