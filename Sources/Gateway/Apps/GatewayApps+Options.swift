@@ -1,3 +1,5 @@
+import NIOCore
+import NIOPosix
 import SDLClient
 import SDLSpec
 import SDLTransport
@@ -36,6 +38,12 @@ extension GatewayApps {
         /// 503 `too-many-apps`.
         public var maximumApps: Int
         public static let defaultMaximumApps = 250
+        /// The event loops of the head-unit links (every app's SDL connection) and of the
+        /// readiness probe (`GET /v1/ready`). Whoever creates the group shuts it down after the
+        /// application ended (``HeadUnitEventLoops/with(_:)``, as `sdl-gateway serve` does).
+        /// The default, NIO's singleton group, is never shut down and is shared with the HTTP
+        /// and WebSocket clients, which a burst can keep from reading the head units.
+        public var eventLoopGroup: any EventLoopGroup
         /// 5 s: Core's `HeartBeatTimeout` default (5000 ms), below its shipped 7000 ms.
         public static let defaultHeartbeat: Duration = .seconds(5)
 
@@ -49,8 +57,10 @@ extension GatewayApps {
             recording: GatewayRecording? = nil,
             rateLimits: SDLRequestRateLimiter.Configuration = .default,
             heartbeat: Duration? = Options.defaultHeartbeat,
-            maximumApps: Int = Options.defaultMaximumApps
+            maximumApps: Int = Options.defaultMaximumApps,
+            eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
         ) {
+            self.eventLoopGroup = eventLoopGroup
             self.heartbeat = heartbeat
             self.maximumApps = maximumApps
             self.recording = recording

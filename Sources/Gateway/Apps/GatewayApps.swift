@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import NIOCore
-import NIOPosix
 import SDLClient
 import SDLManagers
 import SDLProtocol
@@ -24,14 +23,6 @@ public final class GatewayApps: Service, Sendable {
     /// paused at half of it, one 64 KiB read of the smallest notifications (two events each)
     /// still fits.
     static let sessionEventBufferLimit = 10_000
-
-    /// The event loop every head-unit link runs on, apart from the loops of the HTTP and
-    /// WebSocket clients. NIO runs a loop's queued work until none is left before it reads its
-    /// sockets again; during a burst the clients' writers keep queueing work on their loops, and
-    /// a head-unit link sharing one was not read for seconds, until its heartbeat declared the
-    /// head unit lost (issue "Reliability", the notification burst). One thread carries the
-    /// SDL traffic of every session with room to spare: it is small beside the clients' traffic.
-    static let headUnitEventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// What the gateway keeps of each app beside its session: created with it, dropped with it.
     struct AppObjects: Sendable {
@@ -161,7 +152,7 @@ public final class GatewayApps: Service, Sendable {
         }
         var configuration = SDLConnection.Configuration(address: core, app: app, catalog: options.catalog, rateLimits: options.rateLimits)
         configuration.eventOverflow = .pauseReading
-        configuration.eventLoopGroup = Self.headUnitEventLoops
+        configuration.eventLoopGroup = options.eventLoopGroup
         if let heartbeat = options.heartbeat {
             configuration.session.heartbeatInterval = TimeAmount(heartbeat)
             configuration.session.heartbeatVersions = 3...5
