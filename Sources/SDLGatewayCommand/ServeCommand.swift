@@ -154,10 +154,24 @@ struct ServeCommand: AsyncParsableCommand {
                 .unavailable(path: "v1/hmi", operations: HMIControlRoutes.operations, detail: "the headless HMI is off: its control API exists under sdl-gateway serve --hmi ws://CORE:8087")
             )
         }
+        // The head-unit links' own loop, shut down once the application ended.
+        let configuration = settings.configuration
         let listen = settings.listen
-        let headUnit = settings.configuration.sessions.defaultCore
+        try await HeadUnitEventLoops.with { loops in
+            var configuration = configuration
+            configuration.sessions.eventLoopGroup = loops
+            try await Self.runApplication(configuration, listen: listen, companion: companion, prometheus: prometheus, logger: logger, announce: announce)
+        }
+    }
+
+    /// Runs the gateway until SIGTERM or SIGINT, and stops it gracefully.
+    static func runApplication(
+        _ configuration: GatewayConfiguration, listen: HostPort, companion: GatewayCompanion, prometheus: PrometheusCollectorRegistry, logger: Logger,
+        announce: @escaping @Sendable (String) -> Void
+    ) async throws {
+        let headUnit = configuration.sessions.defaultCore
         let (application, apps) = try await buildApplication(
-            settings.configuration, companion: companion, prometheus: prometheus, logger: logger,
+            configuration, companion: companion, prometheus: prometheus, logger: logger,
             onServerRunning: { channel in
                 announce("sdl-gateway on http://\(listen.host):\(channel.localAddress?.port ?? listen.port) (head unit \(headUnit))")
             }

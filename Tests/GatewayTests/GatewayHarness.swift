@@ -40,11 +40,15 @@ enum GatewayHarness {
             configuration.sessions.allowedCores = [SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: ports[1])]
             configuration.sessions.registrationWait = .seconds(5)
             configuration.sessions.shutdownGracePeriod = .seconds(2)
-            let (application, apps) = try await buildApplication(
-                configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus, logger: logger
-            )
-            try await $webSocketPort.withValue(ports[1]) {
-                try await application.test(mode) { client in try await body(client, simulator, apps) }
+            // The head-unit links on a loop of their own, as under `sdl-gateway serve`.
+            try await HeadUnitEventLoops.with { loops in
+                configuration.sessions.eventLoopGroup = loops
+                let (application, apps) = try await buildApplication(
+                    configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus, logger: logger
+                )
+                try await $webSocketPort.withValue(ports[1]) {
+                    try await application.test(mode) { client in try await body(client, simulator, apps) }
+                }
             }
         }
     }

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import NIOPosix
 import Prometheus
 import SDLClient
 import SDLProtocol
@@ -37,8 +36,12 @@ struct MetaRoutes: Sendable {
         }
     }
 
-    /// Ready when every app is registered, or, with no apps, when the head unit's port accepts
-    /// a connection within a second.
+    /// How long the readiness probe may take to connect, and again to upgrade to WebSocket.
+    static let probeTimeout: TimeAmount = .seconds(1)
+
+    /// Ready when every app is registered, or, with no apps, when the head unit takes an app
+    /// connection (``SDLTransportClient/probe(_:configuration:)``: for ws and wss its WebSocket
+    /// upgrade too) within ``probeTimeout``, on the head-unit links' event loops.
     private func readiness() async throws -> Response {
         let states = apps.connectionStates
         let registered = states.filter { $0 == .registered }.count
@@ -53,10 +56,8 @@ struct MetaRoutes: Sendable {
             return HTTPBody.response(body)
         }
         do {
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(1))
-                .connect(host: core.host, port: core.port).get()
-            try? await channel.close()
+            let transport = SDLTransportClient.Configuration(connectTimeout: Self.probeTimeout, eventLoopGroup: apps.options.eventLoopGroup)
+            try await SDLTransportClient.probe(core, configuration: transport)
         } catch {
             throw GatewayError(.notConnected, "the head unit at \(core) does not accept connections: \(error)")
         }
