@@ -5,7 +5,7 @@ import Testing
 
 @testable import Gateway
 
-@Suite("Audio recordings: the WAV file and what the recorder keeps")
+@Suite("Audio recordings: the WAV file and what the recorder keeps", .timeLimit(.minutes(1)))
 struct AudioRecordingTests {
     static let format = SDLAudioFormat(samplingRate: "8KHZ", bitsPerSample: "8_BIT", audioType: "PCM")
 

@@ -260,7 +260,7 @@ struct AuthTests {
     }
 }
 
-@Suite("Auth: credentials from headers, subprotocols and tickets; nothing secret in logs")
+@Suite("Auth: credentials from headers, subprotocols and tickets; nothing secret in logs", .timeLimit(.minutes(1)))
 struct CredentialTests {
     static func request(_ path: String, _ headers: HTTPFields = [:]) -> Request {
         Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: path, headerFields: headers), body: .init(buffer: ByteBuffer()))

@@ -13,7 +13,7 @@ import Testing
 /// ``BrowserOriginRule`` on every way in: cross-site requests (a "simple" POST needs no
 /// preflight) and DNS rebinding are refused by the gateway and by the control APIs, with or
 /// without tokens (SECURITY.md, "Browsers").
-@Suite("Browsers: other origins and re-pointed host names are refused")
+@Suite("Browsers: other origins and re-pointed host names are refused", .timeLimit(.minutes(1)))
 struct BrowserOriginTests {
     typealias H = GatewayHarness
 

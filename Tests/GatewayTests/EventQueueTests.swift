@@ -7,7 +7,7 @@ import SDLProtocol
 import Synchronization
 import Testing
 
-@Suite("Events: client queues, filters and the hub")
+@Suite("Events: client queues, filters and the hub", .timeLimit(.minutes(1)))
 struct EventQueueTests {
     static func event(_ seq: UInt64, app: String = "demo", type: String = "vehicleData", data: SDLJSON = ["speed": 1, "rpm": 2]) -> GatewayEvent {
         GatewayEvent(seq: seq, time: Date(timeIntervalSince1970: 0), app: app, type: type, data: data)

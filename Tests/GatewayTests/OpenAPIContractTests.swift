@@ -11,7 +11,7 @@ import Testing
 
 /// `openapi.yaml` and the gateway's routes describe the same set of operations (besides the
 /// simulator's and the headless HMI's, which SimulatorControlTests compare).
-@Suite("openapi.yaml matches the gateway's routes")
+@Suite("openapi.yaml matches the gateway's routes", .timeLimit(.minutes(1)))
 struct OpenAPIContractTests {
     static let document = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -10,7 +10,7 @@ import Testing
 
 /// ``HMIConnection`` against a fake of Core's HMI WebSocket: a text-message WebSocket server that
 /// answers the message broker's requests as Core does and then plays Core's part.
-@Suite("The headless HMI over a WebSocket to a fake Core")
+@Suite("The headless HMI over a WebSocket to a fake Core", .timeLimit(.minutes(1)))
 struct HMIConnectionTests {
     @Test("Registers, subscribes, sends OnReady, answers Core, activates a new app; after Core drops the link it connects and registers again")
     func handshakeAndReconnect() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The recorder between a connection and its capture file: bounded, never waiting, counting
 /// what it drops, and the file writer that drains it.
-@Suite("Capture tap and file")
+@Suite("Capture tap and file", .timeLimit(.minutes(1)))
 struct CaptureTapTests {
     static let header = SDLCaptureHeader(app: "demo", sdlAppID: "demo-app", headUnit: "tcp://127.0.0.1:12345", startMicroseconds: 0)
 

@@ -2,7 +2,7 @@ import SDLClient
 import Testing
 
 /// ``SDLEventStream``: bounded, and every loss is reported where it happened.
-@Suite("Events: bounded streams that report their losses")
+@Suite("Events: bounded streams that report their losses", .timeLimit(.minutes(1)))
 struct EventStreamTests {
     enum Item: Sendable, Hashable {
         case event(Int)

@@ -6,7 +6,7 @@ import Testing
 
 /// ``SDLFileUploader`` against a recording fake head unit: what each PutFile carries, short and
 /// long inputs, a refused chunk (docs/protocol.md §c "PutFile with bulk data").
-@Suite("Files: uploader against a fake head unit")
+@Suite("Files: uploader against a fake head unit", .timeLimit(.minutes(1)))
 struct FilesUploaderTests {
     /// Records every request and answers with the next scripted result code (SUCCESS when none).
     final class FakeHeadUnit: Sendable {

@@ -10,7 +10,7 @@ import Testing
 
 /// `sdl-gateway hmi`, the real executable, against a fake of Core's HMI WebSocket; its control
 /// API drives what the fake Core receives.
-@Suite("sdl-gateway hmi end to end")
+@Suite("sdl-gateway hmi end to end", .timeLimit(.minutes(1)))
 struct HMIEndToEndTests {
     @Test("Registers with Core, activates a new app, and the control API's button press, command and distraction reach Core")
     func controlReachesCore() async throws {

@@ -4,7 +4,7 @@ import NIOPosix
 import Testing
 
 /// `sdl-gateway health`, the container's HEALTHCHECK, against the real executable.
-@Suite("sdl-gateway health")
+@Suite("sdl-gateway health", .timeLimit(.minutes(1)))
 struct HealthCommandTests {
     typealias Server = ServeEndToEndTests.Server
 

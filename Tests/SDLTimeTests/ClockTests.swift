@@ -3,7 +3,7 @@ import SDLTime
 import Synchronization
 import Testing
 
-@Suite("Clocks: manual and system")
+@Suite("Clocks: manual and system", .timeLimit(.minutes(1)))
 struct ClockTests {
     final class Log: Sendable {
         let entries = Mutex<[String]>([])

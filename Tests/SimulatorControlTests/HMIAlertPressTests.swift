@@ -11,7 +11,7 @@ import Testing
 
 /// The headless HMI's control API against a fake of Core's HMI WebSocket sending the UI.Alert of
 /// an alert with soft buttons as Core 8.2 does (`duration` 0).
-@Suite("Headless HMI control API: a soft button answers Core's alert")
+@Suite("Headless HMI control API: a soft button answers Core's alert", .timeLimit(.minutes(1)))
 struct HMIAlertPressTests {
     @Test("Core's alert with soft buttons stays open; POST /buttons/CUSTOM_BUTTON/press sends the press, then answers the alert SUCCESS")
     func pressAnswersAlert() async throws {

@@ -13,7 +13,7 @@ import TestSupport
 import Testing
 
 /// The headless HMI's control API through HummingbirdTesting, with no Core connected.
-@Suite("Headless HMI control API")
+@Suite("Headless HMI control API", .timeLimit(.minutes(1)))
 struct HMIControlRoutesTests {
     static func routes() -> HMIControlRoutes {
         HMIControlRoutes(connection: HMIConnection(

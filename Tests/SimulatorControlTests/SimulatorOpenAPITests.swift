@@ -11,7 +11,7 @@ import TestSupport
 import Testing
 
 /// `openapi.yaml` and the control routes describe the same set of operations.
-@Suite("Simulator control API matches openapi.yaml")
+@Suite("Simulator control API matches openapi.yaml", .timeLimit(.minutes(1)))
 struct SimulatorOpenAPITests {
     static let document = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
