@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "SDLProtocol",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio")
             ],
             swiftSettings: swiftSettings
         ),
@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "SDLSpec",
             dependencies: [
-                "SDLProtocol",
+                "SDLProtocol"
             ],
             swiftSettings: swiftSettings
         ),
@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "SDLManagers",
             dependencies: [
-                "SDLProtocol",
+                "SDLProtocol"
             ],
             swiftSettings: swiftSettings
         ),
@@ -274,7 +274,7 @@ let package = Package(
         .executableTarget(
             name: "SDLSpecGenerator",
             dependencies: [
-                "SDLSpec",
+                "SDLSpec"
             ],
             swiftSettings: swiftSettings
         ),

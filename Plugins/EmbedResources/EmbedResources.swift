@@ -14,7 +14,8 @@ struct EmbedResources: BuildToolPlugin {
             .buildCommand(
                 displayName: "Embedding \(files.count) resources of \(target.name)",
                 executable: try context.tool(named: "SDLResourceEmbedder").url,
-                arguments: [output.path(percentEncoded: false), root.path(percentEncoded: false)] + files.map { $0.path(percentEncoded: false) },
+                arguments: [output.path(percentEncoded: false), root.path(percentEncoded: false)]
+                    + files.map { $0.path(percentEncoded: false) },
                 // The directories are inputs too (those behind a link included), so adding or
                 // removing a file re-plans the build.
                 inputFiles: Self.directories(under: root) + files,
@@ -26,13 +27,17 @@ struct EmbedResources: BuildToolPlugin {
     /// `root` and every directory under it, where links to directories point.
     static func directories(under root: URL) -> [URL] {
         let resolved = root.resolvingSymlinksInPath()
-        guard let enumerator = FileManager.default.enumerator(at: resolved, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]) else {
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: resolved, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
+        else {
             return [resolved]
         }
         var directories = [resolved]
         for case let url as URL in enumerator {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path(percentEncoded: false), isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: url.path(percentEncoded: false), isDirectory: &isDirectory), isDirectory.boolValue
+            else { continue }
             if (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true {
                 directories += Self.directories(under: url)
             } else {
@@ -46,9 +51,11 @@ struct EmbedResources: BuildToolPlugin {
     /// directory is followed (the Gateway's `Resources/public` is the package's top-level
     /// `public/`), keeping the link's path, so the files are named as if they were there.
     static func files(under root: URL) -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles]
-        ) else {
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles]
+            )
+        else {
             return []
         }
         var files: [URL] = []
@@ -56,11 +63,13 @@ struct EmbedResources: BuildToolPlugin {
             let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
             if values?.isSymbolicLink == true {
                 var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: url.path(percentEncoded: false), isDirectory: &isDirectory), isDirectory.boolValue {
+                if FileManager.default.fileExists(atPath: url.path(percentEncoded: false), isDirectory: &isDirectory), isDirectory.boolValue
+                {
                     // Enumerated where the link points, named under the link.
                     let target = url.resolvingSymlinksInPath()
                     files += Self.files(under: target).map { file in
-                        url.appending(path: String(file.path(percentEncoded: false).dropFirst(target.path(percentEncoded: false).count + 1)))
+                        url.appending(
+                            path: String(file.path(percentEncoded: false).dropFirst(target.path(percentEncoded: false).count + 1)))
                     }
                 } else if FileManager.default.fileExists(atPath: url.path(percentEncoded: false)) {
                     files.append(url)

@@ -103,7 +103,8 @@ public struct BrowserOriginMiddleware<Context: RequestContext>: RouterMiddleware
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         if let refusal = rule.refusal(origin: request.headers[.origin], authority: request.head.authority) {
-            response = HTTPProblem.response(status: .forbidden, code: refusal.code, title: "Not allowed from this page", detail: refusal.detail)
+            response = HTTPProblem.response(
+                status: .forbidden, code: refusal.code, title: "Not allowed from this page", detail: refusal.detail)
         } else {
             response = try await next(request, context)
         }

@@ -25,13 +25,19 @@ extension HTTPProblem {
         switch error.status {
         case .notFound:
             return methodNotAllowed(request, operations: operations)
-                ?? response(status: .notFound, code: "not-found", title: "Not found", detail: "no route \(request.method) \(request.uri.path)")
+                ?? response(
+                    status: .notFound, code: "not-found", title: "Not found", detail: "no route \(request.method) \(request.uri.path)")
         case .methodNotAllowed:
-            return response(status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed", detail: error.body ?? "\(request.method) is not allowed on \(request.uri.path)")
+            return response(
+                status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
+                detail: error.body ?? "\(request.method) is not allowed on \(request.uri.path)")
         case .contentTooLarge:
-            return response(status: .contentTooLarge, code: "body-too-large", title: "Body too large", detail: error.body ?? "the body is over the limit")
+            return response(
+                status: .contentTooLarge, code: "body-too-large", title: "Body too large",
+                detail: error.body ?? "the body is over the limit")
         case .badRequest:
-            return response(status: .badRequest, code: "invalid-body", title: "Invalid body", detail: error.body ?? "the request is malformed")
+            return response(
+                status: .badRequest, code: "invalid-body", title: "Invalid body", detail: error.body ?? "the request is malformed")
         default:
             return response(status: error.status, code: "internal", title: "Internal", detail: error.body ?? "\(error.status)")
         }
@@ -57,7 +63,8 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
-            return HTTPProblem.response(status: .internalServerError, code: "internal", title: "Internal", detail: "an internal error; see the log")
+            return HTTPProblem.response(
+                status: .internalServerError, code: "internal", title: "Internal", detail: "an internal error; see the log")
         }
     }
 }

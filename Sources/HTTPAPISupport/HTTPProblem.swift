@@ -37,7 +37,9 @@ public struct HTTPProblem: HTTPResponseError, Sendable {
     }
 
     /// The problem object: `type`, `title`, `status`, `detail` and any `extra` members.
-    public static func members(status: HTTPResponse.Status, code: String, title: String, detail: String, extra: [String: SDLJSON] = [:]) -> SDLJSON {
+    public static func members(
+        status: HTTPResponse.Status, code: String, title: String, detail: String, extra: [String: SDLJSON] = [:]
+    ) -> SDLJSON {
         var members = extra
         members["type"] = .string(typePrefix + code)
         members["title"] = .string(title)

@@ -58,14 +58,18 @@ final class MalformedHeadAnswer: ChannelInboundHandler, RemovableChannelHandler 
     static func response(for error: HTTPParserError) -> (HTTPResponseHead, ByteBuffer) {
         let (status, code, title, detail): (HTTPResponse.Status, String, String, String) =
             error == .headerOverflow
-            ? (.requestHeaderFieldsTooLarge, "headers-too-large", "Request header fields too large", "the request head is larger than the server accepts (80 KiB of headers, 1,000 fields)")
+            ? (
+                .requestHeaderFieldsTooLarge, "headers-too-large", "Request header fields too large",
+                "the request head is larger than the server accepts (80 KiB of headers, 1,000 fields)"
+            )
             : (.badRequest, "invalid-request", "Invalid request", "the request head is not valid HTTP/1.1 (\(error))")
         let body = HTTPProblem.members(status: status, code: code, title: title, detail: detail).serializedBytes()
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/problem+json")
         headers.add(name: "Content-Length", value: String(body.count))
         headers.add(name: "Connection", value: "close")
-        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase), headers: headers)
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase), headers: headers)
         return (head, ByteBuffer(bytes: body))
     }
 }

@@ -159,14 +159,16 @@ extension HTTPServerBuilder {
     /// HTTP/1.1 for the control APIs: the first request head within `requestHeadTimeout`
     /// (``RequestHeadDeadline``), then at most `idleTimeout` idle between requests or stalled
     /// inside one.
-    public static func boundedHTTP1(requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)) -> HTTPServerBuilder {
+    public static func boundedHTTP1(requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)) -> HTTPServerBuilder
+    {
         HTTPServerBuilder { responder in
             RequestHeadDeadlineChannel(
                 timeout: TimeAmount(requestHeadTimeout),
                 inner: HTTP1Channel(
                     responder: responder,
                     configuration: .init(
-                        additionalChannelHandlers: [MinimumBodyRate(logger: Logger(label: "sdl-gateway"))], idleTimeout: TimeAmount(idleTimeout)
+                        additionalChannelHandlers: [MinimumBodyRate(logger: Logger(label: "sdl-gateway"))],
+                        idleTimeout: TimeAmount(idleTimeout)
                     )
                 )
             )

@@ -34,6 +34,7 @@ public enum StoredBytesAnswer {
         }
         headers[.contentType] = contentType
         headers[.contentLength] = String(size)
-        return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: bytes ?? ByteBuffer()))
+        return Response(
+            status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: bytes ?? ByteBuffer()))
     }
 }

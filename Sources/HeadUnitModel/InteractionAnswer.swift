@@ -14,7 +14,10 @@ public struct InteractionAnswer: Sendable {
     /// A PerformInteraction with the KEYBOARD layout: what the user typed (`manualTextEntry`).
     public var manualTextEntry: String?
 
-    public init(choiceID: Int64? = nil, sliderPosition: Int64? = nil, resultCode: String? = nil, triggerSource: String? = nil, manualTextEntry: String? = nil) {
+    public init(
+        choiceID: Int64? = nil, sliderPosition: Int64? = nil, resultCode: String? = nil, triggerSource: String? = nil,
+        manualTextEntry: String? = nil
+    ) {
         self.choiceID = choiceID
         self.sliderPosition = sliderPosition
         self.resultCode = resultCode

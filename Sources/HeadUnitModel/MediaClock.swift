@@ -8,7 +8,9 @@ import SDLProtocol
 public enum MediaClock {
     /// `{hours, minutes, seconds}` (a `StartTime`) in seconds.
     public static func seconds(of time: SDLJSON?) -> Int64? {
-        guard let time, let hours = time["hours"]?.intValue, let minutes = time["minutes"]?.intValue, let seconds = time["seconds"]?.intValue else {
+        guard let time, let hours = time["hours"]?.intValue, let minutes = time["minutes"]?.intValue,
+            let seconds = time["seconds"]?.intValue
+        else {
             return nil
         }
         return hours * 3600 + minutes * 60 + seconds

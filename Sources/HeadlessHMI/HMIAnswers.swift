@@ -25,7 +25,8 @@ public struct HMIAnswers: Sendable {
             var result: [String: SDLJSON] = [:]
             result["displayCapabilities"] = document["displayCapabilities"]
             let passThru = document["audioPassThruCapabilities"]?.arrayValue ?? []
-            result["audioPassThruCapabilities"] = passThru.first ?? ["samplingRate": "16KHZ", "bitsPerSample": "16_BIT", "audioType": "PCM"]
+            result["audioPassThruCapabilities"] =
+                passThru.first ?? ["samplingRate": "16KHZ", "bitsPerSample": "16_BIT", "audioType": "PCM"]
             result["audioPassThruCapabilitiesList"] = .array(passThru)
             result["hmiZoneCapabilities"] = document["hmiZoneCapabilities"]?.arrayValue?.first ?? "FRONT"
             result["softButtonCapabilities"] = document["softButtonCapabilities"]
@@ -35,7 +36,13 @@ public struct HMIAnswers: Sendable {
         case "VR.GetCapabilities":
             return (.success, ["vrCapabilities": document["vrCapabilities"] ?? ["TEXT"]])
         case "TTS.GetCapabilities":
-            return (.success, ["speechCapabilities": document["speechCapabilities"] ?? ["TEXT"], "prerecordedSpeechCapabilities": document["prerecordedSpeech"] ?? []])
+            return (
+                .success,
+                [
+                    "speechCapabilities": document["speechCapabilities"] ?? ["TEXT"],
+                    "prerecordedSpeechCapabilities": document["prerecordedSpeech"] ?? [],
+                ]
+            )
         case "Buttons.GetCapabilities":
             var result: [String: SDLJSON] = ["capabilities": document["buttonCapabilities"] ?? []]
             result["presetBankCapabilities"] = document["presetBankCapabilities"]
@@ -45,7 +52,13 @@ public struct HMIAnswers: Sendable {
         case "UI.GetSupportedLanguages", "VR.GetSupportedLanguages", "TTS.GetSupportedLanguages":
             return (.success, ["languages": .array(profile.supportedLanguages.map { .string($0) })])
         case "BasicCommunication.GetSystemInfo":
-            return (.success, ["ccpu_version": .string(profile.startServiceVehicleInfo.systemSoftwareVersion ?? "sdl-gateway-hmi"), "language": language, "wersCountryCode": "WAEGB"])
+            return (
+                .success,
+                [
+                    "ccpu_version": .string(profile.startServiceVehicleInfo.systemSoftwareVersion ?? "sdl-gateway-hmi"),
+                    "language": language, "wersCountryCode": "WAEGB",
+                ]
+            )
         case "BasicCommunication.MixingAudioSupported":
             return (.success, ["attenuatedSupported": true])
         case "VehicleInfo.GetVehicleType":
@@ -58,13 +71,19 @@ public struct HMIAnswers: Sendable {
             var result: [String: SDLJSON] = [:]
             for name in params.keys where name != "appID" {
                 let known = SubscriptionVehicleData.dataTypes[name]
-                result[name] = ["dataType": .string(known ?? "VEHICLEDATA_OEM_CUSTOM_DATA"), "resultCode": known == nil ? "DATA_NOT_AVAILABLE" : "SUCCESS"]
+                result[name] = [
+                    "dataType": .string(known ?? "VEHICLEDATA_OEM_CUSTOM_DATA"),
+                    "resultCode": known == nil ? "DATA_NOT_AVAILABLE" : "SUCCESS",
+                ]
             }
             return (.success, result)
         case "BasicCommunication.GetSystemTime":
             return (.success, ["systemTime": ["millisecond": 0, "second": 0, "minute": 0, "hour": 12, "day": 1, "month": 1, "year": 2026]])
         case "SDL.ActivateApp":
-            return (.success, ["isSDLAllowed": true, "isPermissionsConsentNeeded": false, "isAppPermissionsRevoked": false, "isAppRevoked": false])
+            return (
+                .success,
+                ["isSDLAllowed": true, "isPermissionsConsentNeeded": false, "isAppPermissionsRevoked": false, "isAppRevoked": false]
+            )
         default:
             return (.success, [:])
         }

@@ -62,7 +62,9 @@ public final class HMIConnection: Service, Sendable {
             guard hmi.phase == .ready else { throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))") }
             return try change(&hmi)
         }
-        guard let outbound = writer.withLock({ $0 }) else { throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))") }
+        guard let outbound = writer.withLock({ $0 }) else {
+            throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))")
+        }
         try await send(messages, to: outbound)
         return messages
     }
@@ -94,9 +96,13 @@ public final class HMIConnection: Service, Sendable {
                     case .vehicleData(let values):
                         out += hmi.vehicleSample(values)
                     case .buttonEvent(let name, let mode):
-                        if hmi.phase == .ready { out.append(hmi.notify("Buttons.OnButtonEvent", ["name": .string(name), "mode": .string(mode.rawValue)])) }
+                        if hmi.phase == .ready {
+                            out.append(hmi.notify("Buttons.OnButtonEvent", ["name": .string(name), "mode": .string(mode.rawValue)]))
+                        }
                     case .buttonPress(let name, let mode):
-                        if hmi.phase == .ready { out.append(hmi.notify("Buttons.OnButtonPress", ["name": .string(name), "mode": .string(mode.rawValue)])) }
+                        if hmi.phase == .ready {
+                            out.append(hmi.notify("Buttons.OnButtonPress", ["name": .string(name), "mode": .string(mode.rawValue)]))
+                        }
                     }
                 }
                 return out
@@ -134,7 +140,8 @@ public final class HMIConnection: Service, Sendable {
                     break
                 } catch {
                     if attempt == 0 || attempt % 20 == 0 {
-                        self.logger.warning("HMI connection to SDL Core failed", metadata: ["sdl.hmi": "\(self.address)", "error": "\(error)"])
+                        self.logger.warning(
+                            "HMI connection to SDL Core failed", metadata: ["sdl.hmi": "\(self.address)", "error": "\(error)"])
                     }
                 }
                 self.state.withLock { $0.disconnected() }
@@ -156,7 +163,8 @@ public final class HMIConnection: Service, Sendable {
                 do throws(HMIError) {
                     let parsed = try HMIMessage(parsing: message.readableBytesView)
                     // At trace level every message is logged whole, as it came: what Core sends its HMI.
-                    logger.trace("from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")", "hmi.message": "\(String(buffer: message))"])
+                    logger.trace(
+                        "from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")", "hmi.message": "\(String(buffer: message))"])
                     let (before, answers, after) = try state.withLock { hmi throws(HMIError) in
                         let before = hmi.phase
                         let answers = try hmi.receive(parsed, now: clock.now())
@@ -166,7 +174,7 @@ public final class HMIConnection: Service, Sendable {
                     if before != .ready, after == .ready {
                         logger.info("HMI ready: components registered, OnReady sent", metadata: ["sdl.hmi": "\(address)"])
                     }
-                } catch where error.code == .registrationRefused {
+                } catch  where error.code == .registrationRefused {
                     throw error
                 } catch {
                     logger.warning("a message from Core was not understood", metadata: ["error": "\(error)"])
@@ -180,7 +188,8 @@ public final class HMIConnection: Service, Sendable {
     private func send(_ messages: [HMIMessage], to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         for message in messages {
             let bytes = message.json.serializedBytes()
-            logger.trace("to Core", metadata: ["hmi.method": "\(message.method ?? "-")", "hmi.message": "\(String(decoding: bytes, as: UTF8.self))"])
+            logger.trace(
+                "to Core", metadata: ["hmi.method": "\(message.method ?? "-")", "hmi.message": "\(String(decoding: bytes, as: UTF8.self))"])
             try await outbound.write(ByteBuffer(bytes: bytes))
         }
     }

@@ -23,14 +23,18 @@ public enum HMIMessage: Sendable, Hashable {
 
     /// Parses one text message; anything that is not one of the four shapes is an ``HMIError``.
     public init(parsing bytes: some Collection<UInt8>) throws(HMIError) {
-        guard bytes.count <= Self.maximumSize else { throw HMIError(.messageTooLarge, "an HMI message of \(bytes.count) bytes (at most \(Self.maximumSize))") }
+        guard bytes.count <= Self.maximumSize else {
+            throw HMIError(.messageTooLarge, "an HMI message of \(bytes.count) bytes (at most \(Self.maximumSize))")
+        }
         let json: SDLJSON
         do {
             json = try SDLJSON.parse(bytes)
         } catch {
             throw HMIError(.malformedMessage, "not JSON: \(error.detail)")
         }
-        guard let object = json.objectValue else { throw HMIError(.malformedMessage, "a message must be a JSON object, not \(json.typeName)") }
+        guard let object = json.objectValue else {
+            throw HMIError(.malformedMessage, "a message must be a JSON object, not \(json.typeName)")
+        }
         let id = object["id"]?.intValue
         if let method = object["method"]?.stringValue {
             guard object["params"] == nil || object["params"]?.objectValue != nil else {

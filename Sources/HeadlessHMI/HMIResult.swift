@@ -29,7 +29,9 @@ public enum HMIResult: Int64, Sendable, Hashable, CaseIterable, CustomStringConv
     case readOnly = 26
 
     /// Answered as a `result` (the others as an `error`), as Core's own HMI answers them.
-    public var isSuccessful: Bool { [.success, .warnings, .wrongLanguage, .retry, .saved, .truncatedData, .unsupportedResource].contains(self) }
+    public var isSuccessful: Bool {
+        [.success, .warnings, .wrongLanguage, .retry, .saved, .truncatedData, .unsupportedResource].contains(self)
+    }
 
     /// The spec's name, e.g. `SUCCESS`, `INVALID_DATA`.
     public var description: String {

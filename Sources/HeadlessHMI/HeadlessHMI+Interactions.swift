@@ -127,9 +127,14 @@ extension HeadlessHMI {
         if action == "KEEP_CONTEXT" {
             let wait = scaled(Self.waitingTime(of: shown.method, params: shown.params))
             interactions[shown.id]?.deadline = now + .milliseconds(wait)
-            return [notify("BasicCommunication.OnResetTimeout", [
-                "requestID": .int(shown.id), "methodName": .string(shown.method), "resetPeriod": .int(Self.defaultAlertTimeout + wait),
-            ])]
+            return [
+                notify(
+                    "BasicCommunication.OnResetTimeout",
+                    [
+                        "requestID": .int(shown.id), "methodName": .string(shown.method),
+                        "resetPeriod": .int(Self.defaultAlertTimeout + wait),
+                    ])
+            ]
         }
         var out = close(shown.id, code: .success)
         if shown.method == "UI.Alert" {
@@ -198,7 +203,8 @@ extension HeadlessHMI {
             throw HMIError(.invalidValue, "triggerSource is MENU, VR or KEYBOARD, not \(source)")
         }
         if let choice = open.first(where: { $0.method.hasSuffix(".PerformInteraction") }) {
-            return try answerPerformInteraction(open.filter { $0.method.hasSuffix(".PerformInteraction") }, answer, code: code, choiceSet: choice)
+            return try answerPerformInteraction(
+                open.filter { $0.method.hasSuffix(".PerformInteraction") }, answer, code: code, choiceSet: choice)
         }
         // The one the driver sees: a UI interaction before speech.
         let shown = open.first { $0.method.hasPrefix("UI.") } ?? open[0]
@@ -212,7 +218,9 @@ extension HeadlessHMI {
             throw HMIError(.invalidValue, "The open \(shown.method) takes no choiceID, sliderPosition or text")
         }
         // An alert's speech ends with it.
-        let spoken = open.filter { $0.method == "TTS.Speak" && $0.id != shown.id }.flatMap { close($0.id, code: code == .success ? .success : .aborted) }
+        let spoken = open.filter { $0.method == "TTS.Speak" && $0.id != shown.id }.flatMap {
+            close($0.id, code: code == .success ? .success : .aborted)
+        }
         return close(shown.id, code: code, params: params) + spoken
     }
 
@@ -228,7 +236,9 @@ extension HeadlessHMI {
             guard let ui, ui.params["interactionLayout"]?.stringValue == "KEYBOARD" else {
                 throw HMIError(.invalidValue, "text answers a PerformInteraction with the KEYBOARD layout")
             }
-            guard code.isSuccessful, answer.choiceID == nil else { throw HMIError(.invalidValue, "Typed text is answered alone, with a successful result") }
+            guard code.isSuccessful, answer.choiceID == nil else {
+                throw HMIError(.invalidValue, "Typed text is answered alone, with a successful result")
+            }
             params["manualTextEntry"] = .string(text)
             picked = ui
         } else if let choiceID = answer.choiceID {
@@ -237,20 +247,26 @@ extension HeadlessHMI {
             // no UI choice set there is nothing to check against (Core checks it).
             let offered = Self.choiceIDs(in: parts)
             guard offered.isEmpty || offered.contains(choiceID) else {
-                throw HMIError(.invalidValue, "choiceID \(choiceID) is not among the choices shown (\(offered.sorted().map(String.init).joined(separator: ", ")))")
+                throw HMIError(
+                    .invalidValue,
+                    "choiceID \(choiceID) is not among the choices shown (\(offered.sorted().map(String.init).joined(separator: ", ")))")
             }
             params["choiceID"] = .int(choiceID)
         } else if code == .success {
             throw HMIError(.invalidValue, "A successful PerformInteraction answer needs a choiceID or text")
         }
-        guard let picked else { throw HMIError(.invalidValue, "The open PerformInteraction has no \(answer.triggerSource == "VR" ? "VR" : "UI") part") }
+        guard let picked else {
+            throw HMIError(.invalidValue, "The open PerformInteraction has no \(answer.triggerSource == "VR" ? "VR" : "UI") part")
+        }
         // The other part first, ABORTED: Core then waits for (and takes) the picked one.
         let others = parts.filter { $0.id != picked.id }.flatMap { close($0.id, code: .aborted) }
         return others + close(picked.id, code: code, params: params)
     }
 
     /// The HMI method of CancelInteraction's `functionID` (MOBILE_API.xml FunctionID).
-    static let cancellableMethods: [Int64: String] = [10: "UI.PerformInteraction", 12: "UI.Alert", 25: "UI.ScrollableMessage", 26: "UI.Slider", 64: "UI.SubtleAlert"]
+    static let cancellableMethods: [Int64: String] = [
+        10: "UI.PerformInteraction", 12: "UI.Alert", 25: "UI.ScrollableMessage", 26: "UI.Slider", 64: "UI.SubtleAlert",
+    ]
 
     /// The choice ids Core sent with a PerformInteraction (UI `choiceSet`, VR grammar choices).
     static func choiceIDs(in parts: [HMIInteraction]) -> Set<Int64> {

@@ -9,7 +9,8 @@ public final class BenchProcess {
 
     /// Starts `executable ARGUMENTS` and reads its standard output until a line matched each of
     /// `patterns` (regular expressions with one capture group each: what is returned, in order).
-    public static func start(_ executable: String, _ arguments: [String], waitingFor patterns: [String]) throws -> (BenchProcess, [String]) {
+    public static func start(_ executable: String, _ arguments: [String], waitingFor patterns: [String]) throws -> (BenchProcess, [String])
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -23,14 +24,18 @@ public final class BenchProcess {
             if text.hasSuffix("\n") {
                 let range = NSRange(text.startIndex..., in: text)
                 let captures = expressions.compactMap { expression -> String? in
-                    guard let match = expression.firstMatch(in: text, range: range), let captured = Range(match.range(at: 1), in: text) else { return nil }
+                    guard let match = expression.firstMatch(in: text, range: range), let captured = Range(match.range(at: 1), in: text)
+                    else { return nil }
                     return String(text[captured])
                 }
                 if captures.count == patterns.count { return (BenchProcess(process: process, printed: text), captures) }
             }
             let data = output.fileHandleForReading.availableData
             if data.isEmpty {
-                throw BenchFailure(description: "\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " ")) ended before printing \(patterns): \(text)")
+                throw BenchFailure(
+                    description:
+                        "\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " ")) ended before printing \(patterns): \(text)"
+                )
             }
             text += String(decoding: data, as: UTF8.self)
         }
@@ -67,7 +72,9 @@ public struct ProcessStats: Sendable {
 
     /// CPU seconds (user + system) used so far.
     public var cpuSeconds: Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return 0 }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else {
+            return 0
+        }
         let fields = stat[stat.index(after: end)...].split(separator: " ")
         // After the name: state is field 3, utime 14 and stime 15 (1-based, man 5 proc).
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
@@ -110,7 +117,8 @@ public struct GatewayLauncher: Sendable {
 
     /// The process, its `host:port` and port.
     public func start() throws -> (BenchProcess, String, Int) {
-        let (process, addresses) = try BenchProcess.start(executable, arguments, waitingFor: [#"sdl-gateway on http://(127\.0\.0\.1:[0-9]+)"#])
+        let (process, addresses) = try BenchProcess.start(
+            executable, arguments, waitingFor: [#"sdl-gateway on http://(127\.0\.0\.1:[0-9]+)"#])
         guard let port = addresses[0].split(separator: ":").last.flatMap({ Int($0) }) else {
             process.stop()
             throw BenchFailure(description: "unexpected gateway address \(addresses[0])")

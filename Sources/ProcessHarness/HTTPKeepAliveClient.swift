@@ -42,7 +42,8 @@ public struct HTTPKeepAliveClient: Sendable {
                 var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
                 head.headers.add(name: "Host", value: host)
                 if let bytes {
-                    head.headers.add(name: "Content-Type", value: path.contains("/files/") ? "application/octet-stream" : "application/json")
+                    head.headers.add(
+                        name: "Content-Type", value: path.contains("/files/") ? "application/octet-stream" : "application/json")
                     head.headers.add(name: "Content-Length", value: String(bytes.readableBytes))
                 }
                 // One write (one flush): head, body and end leave in one segment, as curl and
@@ -58,7 +59,9 @@ public struct HTTPKeepAliveClient: Sendable {
                         response.status = Int(responseHead.status.code)
                         response.headers = responseHead.headers
                     case .body(var chunk):
-                        guard response.body.readableBytes + chunk.readableBytes <= Self.maximumBodySize else { throw BenchFailure(description: "a response body over 1 MiB") }
+                        guard response.body.readableBytes + chunk.readableBytes <= Self.maximumBodySize else {
+                            throw BenchFailure(description: "a response body over 1 MiB")
+                        }
                         response.body.writeBuffer(&chunk)
                     case .end:
                         return response

@@ -91,7 +91,8 @@ struct AudioScenario {
             }
             defer { group.cancelAll() }
             guard await subscribed.wait(for: clients, until: .now + .seconds(60)) else {
-                throw BenchFailure(description: "audio: only \(await subscribed.value) of \(clients) WebSocket clients subscribed within 60 s")
+                throw BenchFailure(
+                    description: "audio: only \(await subscribed.value) of \(clients) WebSocket clients subscribed within 60 s")
             }
             let started = ContinuousClock.now
             let answer = try await send(.POST, "/v1/apps/\(app)/audio-pass-thru", ByteBuffer(string: #"{"seconds":\#(seconds)}"#))

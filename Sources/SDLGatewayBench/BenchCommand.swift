@@ -73,7 +73,9 @@ struct BenchCommand: AsyncParsableCommand {
     static let allScenarios = ["latency", "throughput", "putfile", "audio", "fanout", "scale"]
 
     mutating func validate() throws {
-        guard (1...90).contains(rate) else { throw ValidationError("--rate is 1…90 requests per second (SDL Core allows 100 per second per app)") }
+        guard (1...90).contains(rate) else {
+            throw ValidationError("--rate is 1…90 requests per second (SDL Core allows 100 per second per app)")
+        }
         if let rounds, !(1...100).contains(rounds) { throw ValidationError("--rounds is 1…100") }
         if let samples, !(1...100_000).contains(samples) { throw ValidationError("--samples is 1…100000") }
         guard (1...1024).contains(inFlight) else { throw ValidationError("--in-flight is 1…1024") }
@@ -98,13 +100,18 @@ struct BenchCommand: AsyncParsableCommand {
             audioSeconds: audioSeconds ?? (quick ? 2 : 10), scenarios: Set(selected)
         )
         let openFiles = BenchPlan.raiseOpenFileLimit()
-        let executable = gateway ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdl-gateway").path
+        let executable =
+            gateway ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdl-gateway").path
         var headUnit = core
         var controlAddress = control
         var simulator: BenchProcess?
         if headUnit == nil {
             let (process, addresses) = try BenchProcess.start(
-                executable, ["simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--auto-activate", "--request-limit", "0", "--log-level", "error"],
+                executable,
+                [
+                    "simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--auto-activate", "--request-limit", "0",
+                    "--log-level", "error",
+                ],
                 waitingFor: [#"SDL head unit on (127\.0\.0\.1:[0-9]+)"#, #"control API on http://(127\.0\.0\.1:[0-9]+)"#]
             )
             simulator = process
@@ -123,21 +130,29 @@ struct BenchCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: configFile) }
         let launcher = GatewayLauncher(
             executable: executable,
-            arguments: ["serve", "--listen", "127.0.0.1:0", "--core", core, "--rate-limit", "0", "--core-request-limit", "\(requestLimit)", "--config", configFile.path, "--log-level", "error"]
+            arguments: [
+                "serve", "--listen", "127.0.0.1:0", "--core", core, "--rate-limit", "0", "--core-request-limit", "\(requestLimit)",
+                "--config", configFile.path, "--log-level", "error",
+            ]
         )
         let (server, base, port) = try launcher.start()
         defer { server.stop() }
 
         var logger = Logger(label: "sdl-gateway-bench")
         logger.logLevel = .error
-        var sessionConfiguration = SDLConnection.Configuration(address: try SDLTransportAddress(core), app: SDLAppConfiguration(appName: "Bench raw", appID: "bench-raw"))
+        var sessionConfiguration = SDLConnection.Configuration(
+            address: try SDLTransportAddress(core), app: SDLAppConfiguration(appName: "Bench raw", appID: "bench-raw"))
         if requestLimit == 0 {
             sessionConfiguration.rateLimits.anyLevel = SDLRequestRateLimiter.Limit(maximumRequests: 0, window: .seconds(10))
         }
         let session = SDLAppSession(configuration: sessionConfiguration, logger: logger)
         let context = BenchRun(
-            plan: plan, session: session, gateway: server.stats, launcher: launcher, base: base, port: port, headUnit: simulator == nil ? core : "simulator",
-            control: controlAddress, throughputCapped: requestLimit == 0 ? nil : "the head unit allows each app \(requestLimit) requests per 10 s (--core-request-limit); run Core with AppTimeScaleMaxRequests = 0 and pass --core-request-limit 0",
+            plan: plan, session: session, gateway: server.stats, launcher: launcher, base: base, port: port,
+            headUnit: simulator == nil ? core : "simulator",
+            control: controlAddress,
+            throughputCapped: requestLimit == 0
+                ? nil
+                : "the head unit allows each app \(requestLimit) requests per 10 s (--core-request-limit); run Core with AppTimeScaleMaxRequests = 0 and pass --core-request-limit 0",
             openFiles: openFiles
         )
         let report = try await withThrowingTaskGroup(of: Void.self) { group in

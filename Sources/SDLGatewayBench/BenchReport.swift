@@ -94,7 +94,8 @@ struct BenchReport {
         } else if !throughput.isEmpty {
             lines.append("throughput, \(inFlight) in flight, requests/s (min / median / max)")
             for name in Self.throughputScenarios {
-                lines.append("\(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(Spread(throughput[name] ?? [], decimals: 0).text)")
+                lines.append(
+                    "\(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(Spread(throughput[name] ?? [], decimals: 0).text)")
             }
             lines.append("rest / raw throughput:       \(Spread(ratios(throughput, "rest", "raw")).text)")
             lines.append("rest / health throughput:    \(Spread(ratios(throughput, "rest", "health")).text)")
@@ -128,14 +129,17 @@ struct BenchReport {
             lines.append("fanout    delivered   p50 ms   p99 ms   gateway CPU s per 1,000 events")
             for figures in fanOut {
                 let label = "\(figures.clients)".padding(toLength: 10, withPad: " ", startingAt: 0)
-                let fraction = "\(format(figures.deliveredFraction * 100, decimals: 3)) %".padding(toLength: 12, withPad: " ", startingAt: 0)
+                let fraction = "\(format(figures.deliveredFraction * 100, decimals: 3)) %".padding(
+                    toLength: 12, withPad: " ", startingAt: 0)
                 let p50 = format(figures.latency.p50).padding(toLength: 9, withPad: " ", startingAt: 0)
                 let p99 = format(figures.latency.p99).padding(toLength: 9, withPad: " ", startingAt: 0)
                 lines.append("\(label)\(fraction)\(p50)\(p99)\(format(figures.cpuPerThousand, decimals: 4))")
             }
         }
         if let scale {
-            lines.append("scale: \(scale.sessions) sessions, \(format(scale.perSessionKiB, decimals: 1)) KiB each; \(scale.clients) idle WebSocket clients, \(format(scale.perClientKiB, decimals: 1)) KiB each")
+            lines.append(
+                "scale: \(scale.sessions) sessions, \(format(scale.perSessionKiB, decimals: 1)) KiB each; \(scale.clients) idle WebSocket clients, \(format(scale.perClientKiB, decimals: 1)) KiB each"
+            )
         } else if let scaleSkipped {
             lines.append("scale: not measured: \(scaleSkipped)")
         }
@@ -234,7 +238,8 @@ struct BenchReport {
             },
             audio: audio.map {
                 AudioDocument(
-                    mode: $0.mode, clients: $0.clients, seconds: $0.seconds, wallSeconds: Spread.rounded($0.wallSeconds, 3), chunks: $0.chunks,
+                    mode: $0.mode, clients: $0.clients, seconds: $0.seconds, wallSeconds: Spread.rounded($0.wallSeconds, 3),
+                    chunks: $0.chunks,
                     fewestChunks: $0.fewestChunks, pcmBytesPerSecond: Spread.rounded($0.pcmBytesPerSecond, 0),
                     wireBytesPerSecond: Spread.rounded($0.wireBytesPerSecond, 0), intact: $0.intact
                 )

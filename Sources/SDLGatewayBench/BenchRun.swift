@@ -62,7 +62,9 @@ struct BenchRun: Sendable {
         try await http.run { send in
             let body = ByteBuffer(string: #"{"id":"\#(Self.app)","appName":"Bench REST","appID":"bench-rest"}"#)
             let created = try await send(.POST, "/v1/apps", body)
-            guard created.status == 201 else { throw BenchFailure(description: "POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
+            guard created.status == 201 else {
+                throw BenchFailure(description: "POST /v1/apps answered \(created.status): \(String(buffer: created.body))")
+            }
             // Both apps out of NONE before anything is timed (NONE has its own limits). The head
             // unit activates the newest app, the gateway's: the direct one goes to BACKGROUND.
             let deadline = ContinuousClock.now + .seconds(15)
@@ -72,7 +74,10 @@ struct BenchRun: Sendable {
                 let rawLevel = session.connection?.tracker.hmiLevel
                 if let gatewayLevel, gatewayLevel != "NONE", let rawLevel, rawLevel != .none { break }
                 guard ContinuousClock.now < deadline else {
-                    throw BenchFailure(description: "the apps are still in NONE after 15 s (gateway app \(gatewayLevel ?? "?"), direct app \(rawLevel.map { "\($0)" } ?? "?")): does the head unit's HMI activate them?")
+                    throw BenchFailure(
+                        description:
+                            "the apps are still in NONE after 15 s (gateway app \(gatewayLevel ?? "?"), direct app \(rawLevel.map { "\($0)" } ?? "?")): does the head unit's HMI activate them?"
+                    )
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -87,11 +92,18 @@ struct BenchRun: Sendable {
             let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
             let clients = plan.audioClients
             report.audio = try await http.run { send in
-                [try await scenario.run(clients: clients, binary: false, send: send), try await scenario.run(clients: clients, binary: true, send: send)]
+                [
+                    try await scenario.run(clients: clients, binary: false, send: send),
+                    try await scenario.run(clients: clients, binary: true, send: send),
+                ]
             }
         }
         if plan.scenarios.contains("fanout") {
-            if let control { report = try await fanOut(report, control: control) } else { report.fanOutSkipped = "no control API of the head unit's HMI (--control)" }
+            if let control {
+                report = try await fanOut(report, control: control)
+            } else {
+                report.fanOutSkipped = "no control API of the head unit's HMI (--control)"
+            }
         }
         if plan.scenarios.contains("scale") {
             let needed = plan.scaleClients + 1_000
@@ -103,7 +115,8 @@ struct BenchRun: Sendable {
                 let (fresh, freshBase, freshPort) = try launcher.start()
                 defer { fresh.stop() }
                 let stats = fresh.stats
-                let scale = ScaleScenario(gateway: freshBase, host: "127.0.0.1", port: freshPort, sessions: plan.scaleSessions, clients: plan.scaleClients)
+                let scale = ScaleScenario(
+                    gateway: freshBase, host: "127.0.0.1", port: freshPort, sessions: plan.scaleSessions, clients: plan.scaleClients)
                 report.scale = try await scale.run(residentKiB: { stats.residentKiB })
             }
         }
@@ -129,7 +142,10 @@ struct BenchRun: Sendable {
                 _ = try await warmUp.rest(send, app: Self.app)
                 _ = try await warmUp.ws(call)
                 _ = try await warmUp.health(send)
-                let orders = [["raw", "rest", "ws", "health"], ["rest", "ws", "health", "raw"], ["ws", "health", "raw", "rest"], ["health", "raw", "rest", "ws"]]
+                let orders = [
+                    ["raw", "rest", "ws", "health"], ["rest", "ws", "health", "raw"], ["ws", "health", "raw", "rest"],
+                    ["health", "raw", "rest", "ws"],
+                ]
                 for round in 0..<plan.rounds {
                     var figures: [String: LatencySample] = [:]
                     for name in orders[round % orders.count] {
@@ -185,7 +201,8 @@ struct BenchRun: Sendable {
             for round in 0..<rounds {
                 var figure: [String: Double] = [:]
                 for name in round % 2 == 0 ? ["raw", "rest"] : ["rest", "raw"] {
-                    figure[name] = name == "raw"
+                    figure[name] =
+                        name == "raw"
                         ? try await scenario.raw(session, name: "bench-\(round).bin")
                         : try await scenario.rest(send, app: Self.app, name: "bench-\(round).bin")
                 }
@@ -201,12 +218,17 @@ struct BenchRun: Sendable {
     /// WebSocket clients on the app's vehicle data at 50 Hz: 1, 100 and 1,000 of them by default.
     private func fanOut(_ report: BenchReport, control: String) async throws -> BenchReport {
         var report = report
-        guard let controlPort = control.split(separator: ":").last.flatMap({ Int($0) }) else { throw BenchFailure(description: "--control is host:port, got \(control)") }
+        guard let controlPort = control.split(separator: ":").last.flatMap({ Int($0) }) else {
+            throw BenchFailure(description: "--control is host:port, got \(control)")
+        }
         let controlHost = String(control.split(separator: ":").dropLast().joined(separator: ":"))
         let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
         try await http.run { send in
-            let subscribed = try await send(.PUT, "/v1/apps/\(Self.app)/subscriptions/vehicle-data", ByteBuffer(string: #"{"names":["odometer"]}"#))
-            guard subscribed.status == 200 else { throw BenchFailure(description: "subscribing to odometer answered \(subscribed.status): \(String(buffer: subscribed.body))") }
+            let subscribed = try await send(
+                .PUT, "/v1/apps/\(Self.app)/subscriptions/vehicle-data", ByteBuffer(string: #"{"names":["odometer"]}"#))
+            guard subscribed.status == 200 else {
+                throw BenchFailure(description: "subscribing to odometer answered \(subscribed.status): \(String(buffer: subscribed.body))")
+            }
         }
         let scenario = FanOutScenario(gateway: base, app: Self.app, rate: 50, duration: .seconds(plan.fanOutSeconds))
         let controlClient = try await HTTPKeepAliveClient.connect(host: controlHost, port: controlPort)
@@ -217,9 +239,13 @@ struct BenchRun: Sendable {
             var figures: [FanOutScenario.Figures] = []
             for (index, clients) in plan.fanOutClients.enumerated() {
                 figures.append(
-                    try await scenario.run(clients: clients, firstValue: 1_000_000 * (index + 2), cpuSeconds: { gateway.cpuSeconds }) { value in
+                    try await scenario.run(clients: clients, firstValue: 1_000_000 * (index + 2), cpuSeconds: { gateway.cpuSeconds }) {
+                        value in
                         let response = try await send(.PUT, "/vehicle-data", ByteBuffer(string: #"{"odometer":\#(value)}"#))
-                        guard response.status == 200 else { throw BenchFailure(description: "PUT /vehicle-data answered \(response.status): \(String(buffer: response.body))") }
+                        guard response.status == 200 else {
+                            throw BenchFailure(
+                                description: "PUT /vehicle-data answered \(response.status): \(String(buffer: response.body))")
+                        }
                     }
                 )
             }

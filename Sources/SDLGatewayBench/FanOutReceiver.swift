@@ -57,7 +57,8 @@ final class FanOutReceiver: ChannelInboundHandler {
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let receiver = FanOutReceiver(host: host, path: path, firstValue: firstValue, stopValue: stopValue, eventLoop: channel.eventLoop)
+                    let receiver = FanOutReceiver(
+                        host: host, path: path, firstValue: firstValue, stopValue: stopValue, eventLoop: channel.eventLoop)
                     try channel.pipeline.syncOperations.addHandler(receiver)
                 }
             }
@@ -108,7 +109,9 @@ final class FanOutReceiver: ChannelInboundHandler {
     /// The next whole frame in `input`: its opcode and payload (a server's frames are unmasked).
     private func nextFrame() -> (UInt8, ByteBuffer)? {
         let start = input.readerIndex
-        guard let first = input.getInteger(at: start, as: UInt8.self), let second = input.getInteger(at: start + 1, as: UInt8.self) else { return nil }
+        guard let first = input.getInteger(at: start, as: UInt8.self), let second = input.getInteger(at: start + 1, as: UInt8.self) else {
+            return nil
+        }
         var headerLength = 2
         var length = Int(second & 0x7F)
         if length == 126 {

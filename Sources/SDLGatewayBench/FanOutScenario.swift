@@ -41,7 +41,9 @@ struct FanOutScenario {
         let count = Int(Double(rate) * duration.seconds)
         let stopValue = firstValue + count
         let parts = gateway.split(separator: ":")
-        guard parts.count == 2, let port = Int(parts[1]) else { throw BenchFailure(description: "fanout: the gateway is host:port, not \(gateway)") }
+        guard parts.count == 2, let port = Int(parts[1]) else {
+            throw BenchFailure(description: "fanout: the gateway is host:port, not \(gateway)")
+        }
         let host = String(parts[0])
         let path = "/v1/apps/\(app)/events?types=vehicleData&names=odometer"
         let receivers = Receivers()
@@ -49,7 +51,8 @@ struct FanOutScenario {
             for _ in 0..<clients {
                 group.addTask {
                     let connection = try await FanOutReceiver.connect(
-                        host: host, port: port, path: path, firstValue: firstValue, stopValue: stopValue, group: MultiThreadedEventLoopGroup.singleton
+                        host: host, port: port, path: path, firstValue: firstValue, stopValue: stopValue,
+                        group: MultiThreadedEventLoopGroup.singleton
                     )
                     receivers.list.withLock { $0.append(connection) }
                     try await withTaskCancellationHandler {
@@ -67,14 +70,17 @@ struct FanOutScenario {
             }
             defer { group.cancelAll() }
             guard await connected.wait(for: clients, until: .now + .seconds(60)) else {
-                throw BenchFailure(description: "fanout: only \(await connected.value) of \(clients) WebSocket clients connected within 60 s")
+                throw BenchFailure(
+                    description: "fanout: only \(await connected.value) of \(clients) WebSocket clients connected within 60 s")
             }
             // Prime until every client has seen a value: its subscription is live.
             var prime = firstValue - 1_000
             while await primed.value < clients {
                 try await setOdometer(prime)
                 prime += 1
-                guard prime < firstValue - 500 else { throw BenchFailure(description: "fanout: only \(await primed.value) of \(clients) clients received events") }
+                guard prime < firstValue - 500 else {
+                    throw BenchFailure(description: "fanout: only \(await primed.value) of \(clients) clients received events")
+                }
                 _ = await primed.wait(for: clients, until: .now + .milliseconds(100))
             }
             let cpuBefore = cpuSeconds()

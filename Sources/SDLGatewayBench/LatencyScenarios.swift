@@ -8,7 +8,8 @@ import SDLProtocol
 /// The latency scenarios with one request in flight: `raw` (an SDL client straight to the head
 /// unit), `rest` (the same Show through `POST /v1/apps/{id}/rpc/Show` on a keep-alive
 /// connection), `ws` (the same over the app's event WebSocket) and `health` (`GET /v1/health`
-/// on the same kind of connection: what the HTTP stack alone costs). Requests are paced so that no head-unit limit is met (SDL Core: 1,000 requests per
+/// on the same kind of connection: what the HTTP stack alone costs). Requests are paced so that no head-unit limit is met (SDL Core: 1,000
+/// requests per
 /// 10 s per app): a limited request would time the limit, not the path.
 struct LatencyScenarios {
     /// The Show of every scenario: two text fields.
@@ -31,13 +32,17 @@ struct LatencyScenarios {
     /// `samples` Shows through the gateway's REST API, one at a time; also the parts of each the
     /// gateway reports in `Server-Timing`: its own (`gateway`) and its SDL client's round trip to
     /// the head unit (`headunit`).
-    func rest(_ send: HTTPKeepAliveClient.Send, app: String) async throws -> (LatencySample, gatewayShare: [Double], headUnitShare: [Double]) {
+    func rest(
+        _ send: HTTPKeepAliveClient.Send, app: String
+    ) async throws -> (LatencySample, gatewayShare: [Double], headUnitShare: [Double]) {
         var shares: [Double] = []
         var headUnit: [Double] = []
         let sample = try await timed(paced: true) { index in
             try await send(.POST, "/v1/apps/\(app)/rpc/Show", ByteBuffer(bytes: Self.show(index).serializedBytes()))
         } then: { response in
-            guard response.status == 200 else { throw BenchFailure(description: "REST Show answered \(response.status): \(String(buffer: response.body))") }
+            guard response.status == 200 else {
+                throw BenchFailure(description: "REST Show answered \(response.status): \(String(buffer: response.body))")
+            }
             if let share = Self.serverTiming(response.headers, "gateway") { shares.append(share) }
             if let share = Self.serverTiming(response.headers, "headunit") { headUnit.append(share) }
         }
@@ -64,7 +69,9 @@ struct LatencyScenarios {
 
     /// Times `request` `samples` times, one after another, then hands each answer to `check`
     /// (not timed); `paced` waits ``interval`` after each.
-    private func timed<Answer>(paced: Bool, _ request: (Int) async throws -> Answer, then check: (Answer) throws -> Void) async throws -> LatencySample {
+    private func timed<Answer>(
+        paced: Bool, _ request: (Int) async throws -> Answer, then check: (Answer) throws -> Void
+    ) async throws -> LatencySample {
         var durations: [Duration] = []
         durations.reserveCapacity(samples)
         let clock = ContinuousClock()

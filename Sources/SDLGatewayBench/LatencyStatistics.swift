@@ -35,7 +35,9 @@ struct Spread: Encodable {
         let sorted = values.sorted()
         min = sorted.first ?? 0
         max = sorted.last ?? 0
-        median = sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        median =
+            sorted.isEmpty
+            ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         self.decimals = decimals
     }
 

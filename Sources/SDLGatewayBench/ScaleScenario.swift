@@ -31,9 +31,13 @@ struct ScaleScenario {
         return try await http.run { send in
             let before = residentKiB()
             for index in 0..<max(sessions, 1) {
-                let body: SDLJSON = ["id": .string("scale-\(index)"), "appName": .string("Scale \(index)"), "appID": .string("scale-\(index)")]
+                let body: SDLJSON = [
+                    "id": .string("scale-\(index)"), "appName": .string("Scale \(index)"), "appID": .string("scale-\(index)"),
+                ]
                 let created = try await send(.POST, "/v1/apps", ByteBuffer(bytes: body.serializedBytes()))
-                guard created.status == 201 else { throw BenchFailure(description: "scale: POST /v1/apps answered \(created.status): \(String(buffer: created.body))") }
+                guard created.status == 201 else {
+                    throw BenchFailure(description: "scale: POST /v1/apps answered \(created.status): \(String(buffer: created.body))")
+                }
             }
             try await settled(send, app: "scale-\(max(sessions, 1) - 1)")
             let withSessions = residentKiB()
@@ -58,7 +62,9 @@ struct ScaleScenario {
             let response = try await send(.GET, "/v1/apps/\(app)?expand=capabilities", nil)
             let info = try? SDLJSON.parse(response.body)
             if info?["capabilities"]?["permissions"]?.objectValue?.isEmpty == false, info?["hmiLevel"]?.stringValue != nil { return }
-            guard ContinuousClock.now < deadline else { throw BenchFailure(description: "scale: \(app) has no permissions 10 s after registering") }
+            guard ContinuousClock.now < deadline else {
+                throw BenchFailure(description: "scale: \(app) has no permissions 10 s after registering")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -58,7 +58,10 @@ struct ThroughputScenarios {
                         for index in 0..<each {
                             let (method, path, body) = request(worker * each + index)
                             let response = try await send(method, path, body)
-                            guard response.status == 200 else { throw BenchFailure(description: "\(method) \(path) answered \(response.status): \(String(buffer: response.body))") }
+                            guard response.status == 200 else {
+                                throw BenchFailure(
+                                    description: "\(method) \(path) answered \(response.status): \(String(buffer: response.body))")
+                            }
                         }
                     }
                 }
@@ -98,7 +101,9 @@ struct PutFileScenario {
         let started = clock.now
         let response = try await session.upload(name: name, fileType: "BINARY", data: data)
         let seconds = (clock.now - started).seconds
-        guard response.parameters["success"]?.boolValue == true else { throw BenchFailure(description: "raw PutFile answered \(response.parameters.serialized())") }
+        guard response.parameters["success"]?.boolValue == true else {
+            throw BenchFailure(description: "raw PutFile answered \(response.parameters.serialized())")
+        }
         _ = try? await session.deleteFile(name)
         return Double(size) / 1e6 / seconds
     }
@@ -108,7 +113,9 @@ struct PutFileScenario {
         let started = clock.now
         let response = try await send(.PUT, "/v1/apps/\(app)/files/\(name)", data)
         let seconds = (clock.now - started).seconds
-        guard response.status == 201 else { throw BenchFailure(description: "PUT file answered \(response.status): \(String(buffer: response.body))") }
+        guard response.status == 201 else {
+            throw BenchFailure(description: "PUT file answered \(response.status): \(String(buffer: response.body))")
+        }
         _ = try await send(.DELETE, "/v1/apps/\(app)/files/\(name)", nil)
         return Double(size) / 1e6 / seconds
     }

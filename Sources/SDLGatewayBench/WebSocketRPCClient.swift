@@ -17,11 +17,14 @@ enum WebSocketRPCClient {
 
     /// Opens the app's event WebSocket on `base` (`host:port`), runs `body` with one RPC at a
     /// time, then closes with 1000.
-    static func run<Result: Sendable>(base: String, app: String, _ body: @escaping @Sendable (_ call: Call) async throws -> Result) async throws -> Result {
+    static func run<Result: Sendable>(
+        base: String, app: String, _ body: @escaping @Sendable (_ call: Call) async throws -> Result
+    ) async throws -> Result {
         let outcome = Mutex<Result?>(nil)
         var logger = Logger(label: "sdl-gateway-bench.ws")
         logger.logLevel = .error
-        try await WebSocketClient.connect(url: "ws://\(base)/v1/apps/\(app)/events?types=hmiStatus", logger: logger) { inbound, outbound, _ in
+        try await WebSocketClient.connect(url: "ws://\(base)/v1/apps/\(app)/events?types=hmiStatus", logger: logger) {
+            inbound, outbound, _ in
             var messages = inbound.messages(maxSize: maximumMessageSize).makeAsyncIterator()
             var next = 0
             func call(_ function: String, _ params: SDLJSON) async throws -> SDLJSON {
@@ -30,7 +33,9 @@ enum WebSocketRPCClient {
                 let request: SDLJSON = ["id": .string(id), "function": .string(function), "params": params]
                 try await outbound.write(.text(request.serialized()))
                 while let message = try await messages.next() {
-                    guard case .text(let text) = message, let reply = try? SDLJSON.parse(text), reply["id"]?.stringValue == id else { continue }
+                    guard case .text(let text) = message, let reply = try? SDLJSON.parse(text), reply["id"]?.stringValue == id else {
+                        continue
+                    }
                     return reply
                 }
                 throw BenchFailure(description: "the gateway closed the WebSocket before answering \(function)")
@@ -39,7 +44,9 @@ enum WebSocketRPCClient {
             outcome.withLock { $0 = result }
             try await outbound.close(.normalClosure, reason: nil)
         }
-        guard let result = outcome.withLock({ $0 }) else { throw BenchFailure(description: "the WebSocket to \(base) closed before the scenario ended") }
+        guard let result = outcome.withLock({ $0 }) else {
+            throw BenchFailure(description: "the WebSocket to \(base) closed before the scenario ended")
+        }
         return result
     }
 }

@@ -34,7 +34,10 @@ struct HMICommand: AsyncParsableCommand {
     @Option(name: .customLong("core-hmi"), help: "Core's HMI WebSocket (ws://host:port).")
     var coreHMI: String?
 
-    @Option(help: "The capabilities to answer Core with: core-8.2 (the default), full, or a file: a profile (as sdl-gateway simulate --profile) or Core's hmi_capabilities.json.")
+    @Option(
+        help:
+            "The capabilities to answer Core with: core-8.2 (the default), full, or a file: a profile (as sdl-gateway simulate --profile) or Core's hmi_capabilities.json."
+    )
     var capabilities: String?
 
     @Option(help: "Where the control API listens (host:port; port 0 picks one).")
@@ -49,7 +52,10 @@ struct HMICommand: AsyncParsableCommand {
     @Option(help: "Replay speed of --trace (2 = twice as fast), above 0 and at most 1000. Default 1.")
     var traceSpeed: Double?
 
-    @Option(help: "Multiplies how long alerts, speech, sliders and choices wait for the driver (0.1 = ten times faster), above 0 and at most 1000. Default 1.")
+    @Option(
+        help:
+            "Multiplies how long alerts, speech, sliders and choices wait for the driver (0.1 = ten times faster), above 0 and at most 1000. Default 1."
+    )
     var timeScale: Double?
 
     @Flag(help: "Allow the control API, which has no tokens, to listen beyond loopback.")
@@ -88,10 +94,12 @@ struct HMICommand: AsyncParsableCommand {
             throw ValidationError("--core-hmi: \(error.detail)")
         }
         guard core.scheme != .tcp else { throw ValidationError("--core-hmi is Core's HMI WebSocket, ws:// or wss:// (got \(coreText))") }
-        let control = try HostPort(control ?? environment["SDL_HMI_CONTROL"] ?? "127.0.0.1:12346", option: "--control", example: "127.0.0.1:12346")
+        let control = try HostPort(
+            control ?? environment["SDL_HMI_CONTROL"] ?? "127.0.0.1:12346", option: "--control", example: "127.0.0.1:12346")
         let insecure = try insecure || SettingsValue.bool(environment, "SDL_HMI_INSECURE") == true
         if !insecure, !ServeSettings.isLoopback(control.host) {
-            throw ValidationError("the control API on \(control.host) would let anyone drive the head unit: keep it on loopback or give --insecure")
+            throw ValidationError(
+                "the control API on \(control.host) would let anyone drive the head unit: keep it on loopback or give --insecure")
         }
         var profile = SimulatorProfile.default
         if let path = capabilities ?? environment["SDL_HMI_CAPABILITIES"] {
@@ -102,11 +110,14 @@ struct HMICommand: AsyncParsableCommand {
             }
         }
         func number(_ option: Double?, _ flag: String, _ variable: String) throws -> Double {
-            let value = try option ?? environment[variable].map { text in
-                guard let number = Double(text) else { throw ValidationError("\(variable)=\(text) is not a number.") }
-                return number
-            } ?? 1
-            guard value > 0, value <= 1000 else { throw ValidationError("\(flag) (\(variable)) must be above 0 and at most 1000 (got \(value)).") }
+            let value =
+                try option ?? environment[variable].map { text in
+                    guard let number = Double(text) else { throw ValidationError("\(variable)=\(text) is not a number.") }
+                    return number
+                } ?? 1
+            guard value > 0, value <= 1000 else {
+                throw ValidationError("\(flag) (\(variable)) must be above 0 and at most 1000 (got \(value)).")
+            }
             return value
         }
         let scale = try number(timeScale, "--time-scale", "SDL_HMI_TIME_SCALE")
@@ -136,7 +147,8 @@ struct HMICommand: AsyncParsableCommand {
         let announce: @Sendable (String) -> Void = settings.logFormat == .json ? JSONLogHandler.announce : announceLine
         let connection = HMIConnection(
             address: settings.core,
-            hmi: HeadlessHMI(answers: HMIAnswers(profile: settings.profile), autoActivate: settings.autoActivate, timeScale: settings.timeScale),
+            hmi: HeadlessHMI(
+                answers: HMIAnswers(profile: settings.profile), autoActivate: settings.autoActivate, timeScale: settings.timeScale),
             logger: logger, vehicle: settings.vehicle
         )
         let control = settings.control
@@ -145,7 +157,9 @@ struct HMICommand: AsyncParsableCommand {
             server: .boundedHTTP1(),
             configuration: .init(address: .hostname(control.host, port: control.port), serverName: "sdl-gateway-hmi"),
             onServerRunning: { channel in
-                announce("HMI control API on http://\(control.host):\(channel.localAddress?.port ?? control.port) (SDL Core's HMI at \(settings.core))")
+                announce(
+                    "HMI control API on http://\(control.host):\(channel.localAddress?.port ?? control.port) (SDL Core's HMI at \(settings.core))"
+                )
             },
             logger: logger
         )

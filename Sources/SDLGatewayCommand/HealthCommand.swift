@@ -32,15 +32,19 @@ struct HealthCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        var target = try HostPort(address ?? environment["SDL_GATEWAY_LISTEN"] ?? "127.0.0.1:8080", option: "--address", example: "127.0.0.1:8080")
+        var target = try HostPort(
+            address ?? environment["SDL_GATEWAY_LISTEN"] ?? "127.0.0.1:8080", option: "--address", example: "127.0.0.1:8080")
         if ["0.0.0.0", "::", "[::]"].contains(target.host) { target.host = target.host == "0.0.0.0" ? "127.0.0.1" : "::1" }
-        let credential = token ?? environment["SDL_GATEWAY_TOKENS"]?.split(separator: ",").first.map { argument in
-            (try? ServeSettings.token(String(argument)).0) ?? String(argument)
-        }
+        let credential =
+            token
+            ?? environment["SDL_GATEWAY_TOKENS"]?.split(separator: ",").first.map { argument in
+                (try? ServeSettings.token(String(argument)).0) ?? String(argument)
+            }
         let path = ready ? "/v1/ready" : "/v1/health"
         guard timeout > 0, timeout <= 60 else { throw ValidationError("--timeout takes 0 to 60 seconds") }
         do {
-            let (status, body) = try await Self.get(target, path: path, token: ready ? credential : nil, timeout: .milliseconds(Int64(timeout * 1000)))
+            let (status, body) = try await Self.get(
+                target, path: path, token: ready ? credential : nil, timeout: .milliseconds(Int64(timeout * 1000)))
             print("\(path): \(status) \(body)")
             guard (200..<300).contains(status) else { throw ExitCode(1) }
         } catch let error as ExitCode {

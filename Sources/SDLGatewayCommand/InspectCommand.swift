@@ -77,7 +77,10 @@ struct InspectCommand: ParsableCommand {
             output.flush()
         } catch let error as SDLProtocolError {
             output.flush()
-            FileHandle.standardError.write(Data("sdl-gateway inspect: malformed capture file at byte offset \(error.offset ?? 0): \(error.code): \(error.detail)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "sdl-gateway inspect: malformed capture file at byte offset \(error.offset ?? 0): \(error.code): \(error.detail)\n".utf8
+                ))
             throw ExitCode(2)
         } catch let error as CaptureErrors {
             output.flush()
@@ -96,7 +99,9 @@ struct InspectCommand: ParsableCommand {
     /// SDL bytes in a well-formed capture file that did not decode (each printed as an error line).
     struct CaptureErrors: Error, CustomStringConvertible {
         var count: Int
-        var description: String { "\(count) stretch\(count == 1 ? "" : "es") of SDL bytes in the capture did not decode (see the \"error\" lines)" }
+        var description: String {
+            "\(count) stretch\(count == 1 ? "" : "es") of SDL bytes in the capture did not decode (see the \"error\" lines)"
+        }
     }
 
     /// A raw SDL byte stream or a capture file: decided by the first eight bytes.

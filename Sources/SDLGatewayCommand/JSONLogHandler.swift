@@ -7,7 +7,8 @@ import Synchronization
 /// `SDL_GATEWAY_LOG_FORMAT=json`), for log collectors that read a container's standard output:
 ///
 /// ```json
-/// {"time":"2026-11-25T02:30:00.123Z","level":"info","label":"sdl-gateway","source":"Gateway","message":"app registered","metadata":{"app":"radio"}}
+/// {"time":"2026-11-25T02:30:00.123Z","level":"info","label":"sdl-gateway","source":"Gateway","message":"app
+/// registered","metadata":{"app":"radio"}}
 /// ```
 ///
 /// Keys come in that order; `metadata` (the logger's, its provider's and the call's, the call
@@ -42,17 +43,21 @@ struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let given = event.metadata { merged.merge(given) { _, new in new } }
         if let error = event.error { merged["error"] = .string(String(describing: error)) }
-        sink.write(Self.line(time: now(), level: event.level, label: label, source: event.source, message: event.message.description, metadata: merged))
+        sink.write(
+            Self.line(
+                time: now(), level: event.level, label: label, source: event.source, message: event.message.description, metadata: merged))
     }
 
     /// A line that scripts wait for (where the API listens), written at `notice` whatever the log level.
     @Sendable static func announce(_ message: String) {
         let handler = JSONLogHandler(label: "sdl-gateway")
-        LogLineSink.standardOutput.write(line(time: handler.now(), level: .notice, label: handler.label, source: "SDLGatewayCommand", message: message, metadata: [:]))
+        LogLineSink.standardOutput.write(
+            line(time: handler.now(), level: .notice, label: handler.label, source: "SDLGatewayCommand", message: message, metadata: [:]))
     }
 
     /// One log line, without its newline.
-    static func line(time: Int64, level: Logger.Level, label: String, source: String, message: String, metadata: Logger.Metadata) -> String {
+    static func line(time: Int64, level: Logger.Level, label: String, source: String, message: String, metadata: Logger.Metadata) -> String
+    {
         var out = "{\"time\":\"\(SDLTimestamp.rfc3339(microsecondsSince1970: time))\",\"level\":"
         appendString(level.rawValue, to: &out)
         out += ",\"label\":"

@@ -10,10 +10,11 @@ enum LogFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// Makes every logger of the process use this format; call once, before the first logger.
     func bootstrap(level: Logger.Level) {
         guard self == .json else { return }
-        LoggingSystem.bootstrap({ label, provider in
-            var handler = JSONLogHandler(label: label, metadataProvider: provider)
-            handler.logLevel = level
-            return handler
-        }, metadataProvider: nil)
+        LoggingSystem.bootstrap(
+            { label, provider in
+                var handler = JSONLogHandler(label: label, metadataProvider: provider)
+                handler.logLevel = level
+                return handler
+            }, metadataProvider: nil)
     }
 }

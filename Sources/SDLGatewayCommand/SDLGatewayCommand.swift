@@ -49,6 +49,7 @@ struct SDLGatewayCommand: AsyncParsableCommand {
         let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
         guard !names.contains(first) else { return nil }
         let suggestion = SettingsValue.suggestion(for: first, among: names)
-        return ValidationError("'\(first)' is not a command of sdl-gateway\(suggestion); the commands are \(names.dropLast().joined(separator: ", ")).")
+        return ValidationError(
+            "'\(first)' is not a command of sdl-gateway\(suggestion); the commands are \(names.dropLast().joined(separator: ", ")).")
     }
 }

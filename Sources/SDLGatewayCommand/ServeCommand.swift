@@ -41,22 +41,33 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The head unit's app port (tcp://host:port). Default tcp://127.0.0.1:12345.")
     var core: String?
 
-    @Option(name: .customLong("allow-core"), help: "Another head unit (tcp://, ws:// or wss:// URL) that POST /v1/apps may name as its core. Repeatable.")
+    @Option(
+        name: .customLong("allow-core"),
+        help: "Another head unit (tcp://, ws:// or wss:// URL) that POST /v1/apps may name as its core. Repeatable.")
     var allowedCores: [String] = []
 
     @Flag(help: "Run the head-unit simulator in-process (auto-activate, open policy) and use it as the head unit.")
     var simulate = false
 
-    @Option(help: "Run a headless HMI in-process on SDL Core's HMI WebSocket (ws://host:8087): Core serves apps without a browser HMI; it activates new apps and its control API is at /v1/hmi.")
+    @Option(
+        help:
+            "Run a headless HMI in-process on SDL Core's HMI WebSocket (ws://host:8087): Core serves apps without a browser HMI; it activates new apps and its control API is at /v1/hmi."
+    )
     var hmi: String?
 
     @OptionGroup(title: "Simulator (with --simulate)")
     var simulator: SimulatorOptions
 
-    @Option(name: .customLong("simulator-listen"), help: "With --simulate: where other SDL apps reach the simulated head unit over TCP, as they would Core's port 12345 (host:port). Default 127.0.0.1:0, a free port.")
+    @Option(
+        name: .customLong("simulator-listen"),
+        help:
+            "With --simulate: where other SDL apps reach the simulated head unit over TCP, as they would Core's port 12345 (host:port). Default 127.0.0.1:0, a free port."
+    )
     var simulatorListen: String?
 
-    @Option(name: .customLong("simulator-ws-listen"), help: "With --simulate: where other SDL apps reach it over WebSocket, as Core's port 2020 (host:port). Off unless given.")
+    @Option(
+        name: .customLong("simulator-ws-listen"),
+        help: "With --simulate: where other SDL apps reach it over WebSocket, as Core's port 2020 (host:port). Off unless given.")
     var simulatorWebSocketListen: String?
 
     /// The simulator's listen options given on the command line, by their flag.
@@ -79,13 +90,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("cors-origin"), help: "An origin allowed by CORS and for WebSockets (* for any). Repeatable.")
     var corsOrigins: [String] = []
 
-    @Option(help: "Requests per second each client (token, else address) may make, averaged over 10 s; 0 turns the limit off. Default 1000.")
+    @Option(
+        help: "Requests per second each client (token, else address) may make, averaged over 10 s; 0 turns the limit off. Default 1000.")
     var rateLimit: Int?
 
-    @Option(help: "Requests per 10 s SDL Core allows each app (its AppTimeScaleMaxRequests; 0: no limit); the gateway's sessions keep to 90 % of it. Default 1000, or --request-limit with --simulate.")
+    @Option(
+        help:
+            "Requests per 10 s SDL Core allows each app (its AppTimeScaleMaxRequests; 0: no limit); the gateway's sessions keep to 90 % of it. Default 1000, or --request-limit with --simulate."
+    )
     var coreRequestLimit: Int?
 
-    @Option(help: "Seconds between the gateway's Heartbeats on a quiet SDL session (v3–v5); a head unit silent for three of them is declared lost and reconnected. 0: Heartbeats on v3 only, as the app libraries send them. Default 5.")
+    @Option(
+        help:
+            "Seconds between the gateway's Heartbeats on a quiet SDL session (v3–v5); a head unit silent for three of them is declared lost and reconnected. 0: Heartbeats on v3 only, as the app libraries send them. Default 5."
+    )
     var heartbeat: Int?
 
     @Option(help: "Apps the gateway holds at once; one more is refused 503 too-many-apps. Default 250.")
@@ -100,7 +118,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level?
 
-    @Option(help: "text (swift-log's lines on standard error) or json (one JSON object per line on standard output, announcements included).")
+    @Option(
+        help: "text (swift-log's lines on standard error) or json (one JSON object per line on standard output, announcements included).")
     var logFormat: LogFormat?
 
     func run() async throws {
@@ -124,7 +143,9 @@ struct ServeCommand: AsyncParsableCommand {
             let simulated = SimulatedHeadUnit(configuration: headUnit, logger: logger)
             // Bound once, here: the port the apps connect to is the one the simulator holds.
             var listeners: [SimulatedHeadUnit.Listener] = [.tcp(host: settings.simulatorListen.host, port: settings.simulatorListen.port)]
-            if let webSocket = settings.simulatorWebSocketListen { listeners.append(.webSocket(host: webSocket.host, port: webSocket.port)) }
+            if let webSocket = settings.simulatorWebSocketListen {
+                listeners.append(.webSocket(host: webSocket.host, port: webSocket.port))
+            }
             let bound = try await simulated.bind(listeners)
             let port = bound.ports[0]
             let host = settings.simulatorListen.host
@@ -139,7 +160,9 @@ struct ServeCommand: AsyncParsableCommand {
             companion.routeGroups.append(SimulatorControlRoutes.gatewayRouteGroup(simulated))
         } else {
             companion.routeGroups.append(
-                .unavailable(path: "v1/simulator", operations: SimulatorControlRoutes.operations, detail: "the simulator is off: its control API exists under sdl-gateway serve --simulate")
+                .unavailable(
+                    path: "v1/simulator", operations: SimulatorControlRoutes.operations,
+                    detail: "the simulator is off: its control API exists under sdl-gateway serve --simulate")
             )
         }
         if let hmiAddress = settings.hmi {
@@ -151,7 +174,9 @@ struct ServeCommand: AsyncParsableCommand {
             companion.routeGroups.append(HMIControlRoutes.gatewayRouteGroup(connection))
         } else {
             companion.routeGroups.append(
-                .unavailable(path: "v1/hmi", operations: HMIControlRoutes.operations, detail: "the headless HMI is off: its control API exists under sdl-gateway serve --hmi ws://CORE:8087")
+                .unavailable(
+                    path: "v1/hmi", operations: HMIControlRoutes.operations,
+                    detail: "the headless HMI is off: its control API exists under sdl-gateway serve --hmi ws://CORE:8087")
             )
         }
         // The head-unit links' own loop, shut down once the application ended.
@@ -160,13 +185,15 @@ struct ServeCommand: AsyncParsableCommand {
         try await HeadUnitEventLoops.with { loops in
             var configuration = configuration
             configuration.sessions.eventLoopGroup = loops
-            try await Self.runApplication(configuration, listen: listen, companion: companion, prometheus: prometheus, logger: logger, announce: announce)
+            try await Self.runApplication(
+                configuration, listen: listen, companion: companion, prometheus: prometheus, logger: logger, announce: announce)
         }
     }
 
     /// Runs the gateway until SIGTERM or SIGINT, and stops it gracefully.
     static func runApplication(
-        _ configuration: GatewayConfiguration, listen: HostPort, companion: GatewayCompanion, prometheus: PrometheusCollectorRegistry, logger: Logger,
+        _ configuration: GatewayConfiguration, listen: HostPort, companion: GatewayCompanion, prometheus: PrometheusCollectorRegistry,
+        logger: Logger,
         announce: @escaping @Sendable (String) -> Void
     ) async throws {
         let headUnit = configuration.sessions.defaultCore

@@ -7,11 +7,13 @@ import SDLProtocol
 /// (booleans are JSON booleans, numbers JSON numbers). See `ServeSettings` for an example.
 struct ServeConfigFile {
     static let keys = [
-        "listen", "core", "allowedCores", "simulate", "hmi", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "logFormat", "insecure",
+        "listen", "core", "allowedCores", "simulate", "hmi", "tokens", "corsOrigins", "rpcSpec", "public", "logLevel", "logFormat",
+        "insecure",
         "coreRequestLimit", "heartbeat", "maxApps", "limits", "events", "apps", "simulator", "record",
     ]
     static let limitsKeys = [
-        "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive", "imageStoreSize",
+        "bodySize", "fileSize", "webSocketMessageSize", "requestsPerSecond", "idleTimeout", "authFailuresPerMinute", "eventStreamKeepAlive",
+        "imageStoreSize",
         "requestHeadTimeout", "minimumBodyRate", "bodyRateGrace", "audioRecordingSize",
     ]
     static let eventsKeys = ["ringCapacity", "clientQueueCapacity", "maximumClients", "ringBytes"]
@@ -68,7 +70,8 @@ struct ServeConfigFile {
     }
 
     /// A string among the cases of `Value` (exactly as spelt there).
-    func choice<Value: RawRepresentable & CaseIterable>(_ key: String, of type: Value.Type = Value.self) throws -> Value? where Value.RawValue == String {
+    func choice<Value: RawRepresentable & CaseIterable>(_ key: String, of type: Value.Type = Value.self) throws -> Value?
+    where Value.RawValue == String {
         try string(key).map { text in
             guard let value = Value(rawValue: text) else {
                 let accepted = Value.allCases.map(\.rawValue)

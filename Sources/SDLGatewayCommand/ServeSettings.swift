@@ -31,7 +31,8 @@ import SDLTransport
 struct ServeSettings {
     static let variables = [
         "SDL_GATEWAY_LISTEN", "SDL_GATEWAY_CORE", "SDL_GATEWAY_ALLOW_CORES", "SDL_GATEWAY_SIMULATE", "SDL_GATEWAY_CONFIG",
-        "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL", "SDL_GATEWAY_LOG_FORMAT",
+        "SDL_GATEWAY_TOKENS", "SDL_GATEWAY_RPC_SPEC", "SDL_GATEWAY_PUBLIC", "SDL_GATEWAY_CORS_ORIGINS", "SDL_GATEWAY_LOG_LEVEL",
+        "SDL_GATEWAY_LOG_FORMAT",
         "SDL_GATEWAY_INSECURE", "SDL_GATEWAY_RATE_LIMIT", "SDL_GATEWAY_RECORD", "SDL_GATEWAY_HMI",
         "SDL_GATEWAY_CORE_REQUEST_LIMIT",
         "SDL_GATEWAY_HEARTBEAT", "SDL_GATEWAY_MAX_APPS",
@@ -68,7 +69,8 @@ struct ServeSettings {
             let fromFile = try file.bool(key)
             return option || (fromEnvironment ?? fromFile ?? false)
         }
-        listen = try HostPort(try setting(command.listen, "SDL_GATEWAY_LISTEN", "listen") ?? "127.0.0.1:8080", option: "--listen", example: "127.0.0.1:8080")
+        listen = try HostPort(
+            try setting(command.listen, "SDL_GATEWAY_LISTEN", "listen") ?? "127.0.0.1:8080", option: "--listen", example: "127.0.0.1:8080")
         let coreText = try setting(command.core, "SDL_GATEWAY_CORE", "core") ?? "tcp://127.0.0.1:12345"
         do throws(SDLTransportError) {
             core = try SDLTransportAddress(coreText)
@@ -82,16 +84,20 @@ struct ServeSettings {
             if let option = command.simulator.given.first ?? command.simulatorListenOptionsGiven.first {
                 throw ValidationError("\(option) is an option of the simulator: add --simulate (or use sdl-gateway simulate).")
             } else if simulatorSection != nil {
-                throw ValidationError("config file: \"simulator\" sets the simulator's options, but the simulator is off: add \"simulate\": true or --simulate.")
+                throw ValidationError(
+                    "config file: \"simulator\" sets the simulator's options, but the simulator is off: add \"simulate\": true or --simulate."
+                )
             } else if let variable = SimulateCommand.variables.first(where: { environment[$0] != nil }) {
                 // Silently ignoring it would leave a script believing the car it drives has that setting.
-                throw ValidationError("\(variable) is a setting of the simulator, which is off: add --simulate (SDL_GATEWAY_SIMULATE=1), or unset it.")
+                throw ValidationError(
+                    "\(variable) is a setting of the simulator, which is off: add --simulate (SDL_GATEWAY_SIMULATE=1), or unset it.")
             }
         }
         let resolved = try command.simulator.resolved(environment: environment, file: simulatorSection)
         if simulate {
             headUnit = resolved
-            (simulatorListen, simulatorWebSocketListen) = try Self.simulatorListeners(command: command, environment: environment, file: simulatorSection)
+            (simulatorListen, simulatorWebSocketListen) = try Self.simulatorListeners(
+                command: command, environment: environment, file: simulatorSection)
             try Self.checkSimulateOnlyVariables(environment)
         }
         if let hmiText = try setting(command.hmi, "SDL_GATEWAY_HMI", "hmi") {
@@ -101,12 +107,16 @@ struct ServeSettings {
                 throw ValidationError("--hmi: \(error.detail)")
             }
             guard hmi?.scheme != .tcp else { throw ValidationError("--hmi is SDL Core's HMI WebSocket, ws:// or wss:// (got \(hmiText))") }
-            guard !simulate else { throw ValidationError("--hmi drives a real SDL Core; the simulator (--simulate) has its own HMI: give one of them") }
+            guard !simulate else {
+                throw ValidationError("--hmi drives a real SDL Core; the simulator (--simulate) has its own HMI: give one of them")
+            }
         }
         let fileCores = try file.strings("allowedCores")
-        let cores = !command.allowedCores.isEmpty ? command.allowedCores
+        let cores =
+            !command.allowedCores.isEmpty
+            ? command.allowedCores
             : environment["SDL_GATEWAY_ALLOW_CORES"].map { $0.split(separator: ",").map(String.init) }
-            ?? fileCores ?? []
+                ?? fileCores ?? []
         for text in cores {
             do throws(SDLTransportError) {
                 allowedCores.append(try SDLTransportAddress(text))
@@ -127,7 +137,8 @@ struct ServeSettings {
         }
 
         var configuration = GatewayConfiguration()
-        let tokenArguments = !command.tokens.isEmpty ? command.tokens : (environment["SDL_GATEWAY_TOKENS"]?.split(separator: ",").map(String.init) ?? [])
+        let tokenArguments =
+            !command.tokens.isEmpty ? command.tokens : (environment["SDL_GATEWAY_TOKENS"]?.split(separator: ",").map(String.init) ?? [])
         for argument in tokenArguments {
             let (token, scope) = try Self.token(argument)
             configuration.tokens[token] = scope
@@ -143,9 +154,11 @@ struct ServeSettings {
             }
         }
         let fileOrigins = try file.strings("corsOrigins")
-        let origins = !command.corsOrigins.isEmpty ? command.corsOrigins
+        let origins =
+            !command.corsOrigins.isEmpty
+            ? command.corsOrigins
             : environment["SDL_GATEWAY_CORS_ORIGINS"].map { $0.split(separator: ",").map(String.init) }
-            ?? fileOrigins ?? []
+                ?? fileOrigins ?? []
         configuration.corsOrigins = Set(origins)
         configuration.publicDirectory = try setting(command.publicDirectory, "SDL_GATEWAY_PUBLIC", "public")
         if let limits = try file.object("limits") {
@@ -178,7 +191,8 @@ struct ServeSettings {
             let defaults = EventHub.Limits()
             configuration.events = EventHub.Limits(
                 ringCapacity: try ServeConfigFile.int(events, "events", "ringCapacity", default: defaults.ringCapacity),
-                clientQueueCapacity: try ServeConfigFile.int(events, "events", "clientQueueCapacity", default: defaults.clientQueueCapacity),
+                clientQueueCapacity: try ServeConfigFile.int(
+                    events, "events", "clientQueueCapacity", default: defaults.clientQueueCapacity),
                 maximumClients: try ServeConfigFile.int(events, "events", "maximumClients", default: defaults.maximumClients),
                 ringBytes: try ServeConfigFile.int(events, "events", "ringBytes", default: defaults.ringBytes)
             )
@@ -196,7 +210,9 @@ struct ServeSettings {
         configuration.port = listen.port
         var recording: GatewayRecording?
         if let directory = try setting(command.record, "SDL_GATEWAY_RECORD", "record") {
-            guard !directory.isEmpty else { throw ValidationError("--record (SDL_GATEWAY_RECORD, \"record\") takes a directory, not an empty string.") }
+            guard !directory.isEmpty else {
+                throw ValidationError("--record (SDL_GATEWAY_RECORD, \"record\") takes a directory, not an empty string.")
+            }
             do throws(GatewayRecording.SetupError) {
                 try GatewayRecording.prepare(directory: directory)
             } catch {
@@ -231,7 +247,9 @@ struct ServeSettings {
             throw ValidationError("listening on \(listen.host) without a token exposes the head unit: give --token TOKEN (or --insecure)")
         }
         if configuration.tokens.isEmpty, !insecure, configuration.corsOrigins.contains("*") {
-            throw ValidationError("--cors-origin '*' without a token lets any website drive the head unit: give --token TOKEN, name the origins, or --insecure")
+            throw ValidationError(
+                "--cors-origin '*' without a token lets any website drive the head unit: give --token TOKEN, name the origins, or --insecure"
+            )
         }
     }
 
@@ -239,7 +257,9 @@ struct ServeSettings {
     /// The simulator's app listeners under `serve --simulate`: the command line, else
     /// `SDL_SIMULATOR_LISTEN` / `SDL_SIMULATOR_WS_LISTEN` (the variables of `simulate`, which mean
     /// the same there), else the file's `"simulator"` object (`listen`, `wsListen`).
-    static func simulatorListeners(command: ServeCommand, environment: [String: String], file: [String: SDLJSON]?) throws -> (tcp: HostPort, webSocket: HostPort?) {
+    static func simulatorListeners(
+        command: ServeCommand, environment: [String: String], file: [String: SDLJSON]?
+    ) throws -> (tcp: HostPort, webSocket: HostPort?) {
         func fileString(_ key: String) throws -> String? {
             guard let value = file?[key] else { return nil }
             guard let text = value.stringValue else { throw ServeConfigFile.wrongType("simulator.\(key)", "a string", value) }
@@ -260,13 +280,19 @@ struct ServeSettings {
     /// with what to use instead, rather than ignored.
     static func checkSimulateOnlyVariables(_ environment: [String: String]) throws {
         if environment["SDL_SIMULATOR_CONTROL"] != nil {
-            throw ValidationError("SDL_SIMULATOR_CONTROL is where sdl-gateway simulate's control API listens; under serve --simulate that API is /v1/simulator on the gateway's own address (SDL_GATEWAY_LISTEN): unset it.")
+            throw ValidationError(
+                "SDL_SIMULATOR_CONTROL is where sdl-gateway simulate's control API listens; under serve --simulate that API is /v1/simulator on the gateway's own address (SDL_GATEWAY_LISTEN): unset it."
+            )
         }
         if environment["SDL_SIMULATOR_INSECURE"] != nil {
-            throw ValidationError("SDL_SIMULATOR_INSECURE lets sdl-gateway simulate's control API leave loopback; under serve --simulate the gateway's tokens guard it (SDL_GATEWAY_INSECURE is serve's): unset it.")
+            throw ValidationError(
+                "SDL_SIMULATOR_INSECURE lets sdl-gateway simulate's control API leave loopback; under serve --simulate the gateway's tokens guard it (SDL_GATEWAY_INSECURE is serve's): unset it."
+            )
         }
         if try SettingsValue.bool(environment, "SDL_SIMULATOR_AUTO_ACTIVATE") == false {
-            throw ValidationError("SDL_SIMULATOR_AUTO_ACTIVATE is off, but serve --simulate always brings new apps to FULL: unset it, or use sdl-gateway simulate.")
+            throw ValidationError(
+                "SDL_SIMULATOR_AUTO_ACTIVATE is off, but serve --simulate always brings new apps to FULL: unset it, or use sdl-gateway simulate."
+            )
         }
     }
 

@@ -29,14 +29,16 @@ enum SettingsValue {
         let spelling = text.lowercased()
         if let value = Value.allCases.first(where: { $0.rawValue.lowercased() == spelling }) { return value }
         let accepted = Value.allCases.map(\.rawValue)
-        throw ValidationError("\(variable)=\(text) is not one of \(accepted.joined(separator: ", "))\(suggestion(for: text, among: accepted)).")
+        throw ValidationError(
+            "\(variable)=\(text) is not one of \(accepted.joined(separator: ", "))\(suggestion(for: text, among: accepted)).")
     }
 
     /// A whole-number setting: the option, else the environment `variable`, else the config file's
     /// `key` (spelt `keyPath` in messages), else `value`; one outside `range` stops start-up with a
     /// message naming all three spellings.
     static func wholeNumber(
-        _ option: Int?, flag: String, variable: String, environment: [String: String], key: String, keyPath: String, file: [String: SDLJSON]?,
+        _ option: Int?, flag: String, variable: String, environment: [String: String], key: String, keyPath: String,
+        file: [String: SDLJSON]?,
         unit: String, short: String, default value: Int, in range: ClosedRange<Int>
     ) throws -> Int {
         let fromEnvironment = try environment[variable].map { text in
@@ -49,7 +51,8 @@ enum SettingsValue {
         }
         let number = option ?? fromEnvironment ?? fromFile ?? value
         guard range.contains(number) else {
-            throw ValidationError("\(flag) (\(variable), \"\(keyPath)\") must be \(range.lowerBound)…\(range.upperBound) \(short) (got \(number)).")
+            throw ValidationError(
+                "\(flag) (\(variable), \"\(keyPath)\") must be \(range.lowerBound)…\(range.upperBound) \(short) (got \(number)).")
         }
         return number
     }

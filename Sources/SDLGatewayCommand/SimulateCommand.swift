@@ -57,9 +57,11 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "Allow the control API, which has no tokens, to listen beyond loopback.")
     var insecure = false
 
-    static let variables = [
-        "SDL_SIMULATOR_LISTEN", "SDL_SIMULATOR_WS_LISTEN", "SDL_SIMULATOR_CONTROL", "SDL_SIMULATOR_AUTO_ACTIVATE", "SDL_SIMULATOR_INSECURE",
-    ] + SimulatorOptions.variables
+    static let variables =
+        [
+            "SDL_SIMULATOR_LISTEN", "SDL_SIMULATOR_WS_LISTEN", "SDL_SIMULATOR_CONTROL", "SDL_SIMULATOR_AUTO_ACTIVATE",
+            "SDL_SIMULATOR_INSECURE",
+        ] + SimulatorOptions.variables
 
     /// Takes the head unit's options and the flags from the environment where the command line
     /// does not give them, refusing an unknown `SDL_SIMULATOR_*` variable, a policy other than
@@ -81,7 +83,9 @@ struct SimulateCommand: AsyncParsableCommand {
         // The control API drives the simulated car and has no tokens (serve --simulate mounts it
         // behind the gateway's): beyond loopback only when told.
         if !insecure, !ServeSettings.isLoopback(controlAddress.host) {
-            throw ValidationError("the control API on \(controlAddress.host) would let anyone drive the simulated head unit: keep it on loopback, use serve --simulate --token, or give --insecure")
+            throw ValidationError(
+                "the control API on \(controlAddress.host) would let anyone drive the simulated head unit: keep it on loopback, use serve --simulate --token, or give --insecure"
+            )
         }
         if let webSocketListen { _ = try HostPort(webSocketListen, option: "--ws-listen", example: "127.0.0.1:2020") }
     }
@@ -94,7 +98,8 @@ struct SimulateCommand: AsyncParsableCommand {
         let sdl = try HostPort(listen, option: "--listen", example: "127.0.0.1:12345")
         let controlAddress = try HostPort(control, option: "--control", example: "127.0.0.1:12346")
         let controlApp = Application(
-            router: SimulatorControlRoutes(simulator: simulator).makeRouter(loopbackHostsOnly: ServeSettings.isLoopback(controlAddress.host)),
+            router: SimulatorControlRoutes(simulator: simulator).makeRouter(
+                loopbackHostsOnly: ServeSettings.isLoopback(controlAddress.host)),
             server: .boundedHTTP1(),
             configuration: .init(address: .hostname(controlAddress.host, port: controlAddress.port), serverName: "sdl-gateway-simulator"),
             onServerRunning: { channel in

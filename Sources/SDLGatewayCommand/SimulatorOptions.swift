@@ -20,22 +20,37 @@ struct SimulatorOptions: ParsableArguments {
     @Option(help: "Replay speed of --trace (2 = twice as fast), above 0 and at most 1000. Default 1.")
     var traceSpeed: Double?
 
-    @Option(help: "The capabilities: core-8.2 (the default: SDL Core 8.2's stock hmi_capabilities.json), full (a richer head unit), or a file: a JSON profile or SDL Core's own hmi_capabilities.json.")
+    @Option(
+        help:
+            "The capabilities: core-8.2 (the default: SDL Core 8.2's stock hmi_capabilities.json), full (a richer head unit), or a file: a JSON profile or SDL Core's own hmi_capabilities.json."
+    )
     var profile: String?
 
     @Flag(help: "Send the JSON of every RPC pretty-printed with newlines and tabs, as SDL Core does (compact by default).")
     var prettyJSON = false
 
-    @Option(help: "Multiplies how long alerts, speech, sliders and interactions take (0.1 = ten times faster), above 0 and at most 1000. Default 1.")
+    @Option(
+        help:
+            "Multiplies how long alerts, speech, sliders and interactions take (0.1 = ten times faster), above 0 and at most 1000. Default 1."
+    )
     var timeScale: Double?
 
-    @Option(help: "Milliseconds after a resumed registration before the app is back in FULL (SDL Core's ApplicationResumingTimeout), 0…60000. Default 3000.")
+    @Option(
+        help:
+            "Milliseconds after a resumed registration before the app is back in FULL (SDL Core's ApplicationResumingTimeout), 0…60000. Default 3000."
+    )
     var resumingTimeout: Int?
 
-    @Option(help: "Requests an app may make per 10 s before it is unregistered with TOO_MANY_REQUESTS (SDL Core's AppTimeScaleMaxRequests); 0 turns the limit off. Default 1000.")
+    @Option(
+        help:
+            "Requests an app may make per 10 s before it is unregistered with TOO_MANY_REQUESTS (SDL Core's AppTimeScaleMaxRequests); 0 turns the limit off. Default 1000."
+    )
     var requestLimit: Int?
 
-    @Option(help: "MiB of the files apps upload that the head unit keeps, for all apps together (each app also has its profile's appDirectoryQuota); a PutFile past it is OUT_OF_MEMORY. 1…1048576. Default 256.")
+    @Option(
+        help:
+            "MiB of the files apps upload that the head unit keeps, for all apps together (each app also has its profile's appDirectoryQuota); a PutFile past it is OUT_OF_MEMORY. 1…1048576. Default 256."
+    )
     var fileStorageLimit: Int?
 
     enum Policy: String, CaseIterable, ExpressibleByArgument {
@@ -44,14 +59,23 @@ struct SimulatorOptions: ParsableArguments {
     }
 
     /// The variables of these options.
-    static let variables = ["SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE", "SDL_SIMULATOR_PRETTY_JSON", "SDL_SIMULATOR_RESUMING_TIMEOUT", "SDL_SIMULATOR_REQUEST_LIMIT", "SDL_SIMULATOR_FILE_STORAGE_LIMIT"]
+    static let variables = [
+        "SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE",
+        "SDL_SIMULATOR_PRETTY_JSON", "SDL_SIMULATOR_RESUMING_TIMEOUT", "SDL_SIMULATOR_REQUEST_LIMIT", "SDL_SIMULATOR_FILE_STORAGE_LIMIT",
+    ]
     /// The keys of the config file's `"simulator"` object.
-    static let fileKeys = ["policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON", "resumingTimeout", "requestLimit", "fileStorageLimit"]
+    static let fileKeys = [
+        "policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON", "resumingTimeout", "requestLimit", "fileStorageLimit",
+    ]
 
     /// The options given on the command line, by their flag (for "needs --simulate").
     var given: [String] {
-        [("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil), ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON), ("--resuming-timeout", resumingTimeout != nil), ("--request-limit", requestLimit != nil), ("--file-storage-limit", fileStorageLimit != nil)]
-            .filter(\.1).map(\.0)
+        [
+            ("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil),
+            ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON), ("--resuming-timeout", resumingTimeout != nil),
+            ("--request-limit", requestLimit != nil), ("--file-storage-limit", fileStorageLimit != nil),
+        ]
+        .filter(\.1).map(\.0)
     }
 
     /// The settings after the environment and the file's `"simulator"` object filled in what the
@@ -81,24 +105,37 @@ struct SimulatorOptions: ParsableArguments {
         let policyFromFile = try fileString("policy").map { text in
             guard let policy = Policy(rawValue: text) else {
                 let accepted = Policy.allCases.map(\.rawValue)
-                throw ValidationError("config file: \"simulator.policy\" is \(text), not one of \(accepted.joined(separator: ", "))\(SettingsValue.suggestion(for: text, among: accepted)).")
+                throw ValidationError(
+                    "config file: \"simulator.policy\" is \(text), not one of \(accepted.joined(separator: ", "))\(SettingsValue.suggestion(for: text, among: accepted))."
+                )
             }
             return policy
         }
         let prettyFromFile = try file?["prettyJSON"].map { value in
-            guard let flag = value.boolValue else { throw ServeConfigFile.wrongType("simulator.prettyJSON", "a boolean (true or false)", value) }
+            guard let flag = value.boolValue else {
+                throw ServeConfigFile.wrongType("simulator.prettyJSON", "a boolean (true or false)", value)
+            }
             return flag
         }
         let prettyFromEnvironment = try SettingsValue.bool(environment, "SDL_SIMULATOR_PRETTY_JSON")
-        func whole(_ option: Int?, _ flag: String, _ variable: String, _ key: String, unit: String, short: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        func whole(
+            _ option: Int?, _ flag: String, _ variable: String, _ key: String, unit: String, short: String, default value: Int,
+            in range: ClosedRange<Int>
+        ) throws -> Int {
             try SettingsValue.wholeNumber(
                 option, flag: flag, variable: variable, environment: environment, key: key, keyPath: "simulator.\(key)", file: file,
                 unit: unit, short: short, default: value, in: range
             )
         }
-        let resuming = try whole(resumingTimeout, "--resuming-timeout", "SDL_SIMULATOR_RESUMING_TIMEOUT", "resumingTimeout", unit: "milliseconds", short: "ms", default: 3000, in: 0...60_000)
-        let requests = try whole(requestLimit, "--request-limit", "SDL_SIMULATOR_REQUEST_LIMIT", "requestLimit", unit: "requests", short: "requests per 10 s", default: 1000, in: 0...1_000_000)
-        let fileStorage = try whole(fileStorageLimit, "--file-storage-limit", "SDL_SIMULATOR_FILE_STORAGE_LIMIT", "fileStorageLimit", unit: "MiB", short: "MiB", default: 256, in: 1...1_048_576)
+        let resuming = try whole(
+            resumingTimeout, "--resuming-timeout", "SDL_SIMULATOR_RESUMING_TIMEOUT", "resumingTimeout", unit: "milliseconds", short: "ms",
+            default: 3000, in: 0...60_000)
+        let requests = try whole(
+            requestLimit, "--request-limit", "SDL_SIMULATOR_REQUEST_LIMIT", "requestLimit", unit: "requests", short: "requests per 10 s",
+            default: 1000, in: 0...1_000_000)
+        let fileStorage = try whole(
+            fileStorageLimit, "--file-storage-limit", "SDL_SIMULATOR_FILE_STORAGE_LIMIT", "fileStorageLimit", unit: "MiB", short: "MiB",
+            default: 256, in: 1...1_048_576)
         let traceFromFile = try fileString("trace")
         let profileFromFile = try fileString("profile")
         return Resolved(

@@ -21,7 +21,8 @@ struct BurstScenario {
     /// burst (6 MB) is about what the socket buffers between the gateway and the slow client hold
     /// on loopback. Larger events make the 100 readers of this suite (not the gateway) fall more
     /// than the WebSocket ping interval behind.
-    static let parameters = #"{"speed":42.5,"rpm":2200,"fuelLevel":61.5,"odometer":123456,"#
+    static let parameters =
+        #"{"speed":42.5,"rpm":2200,"fuelLevel":61.5,"odometer":123456,"#
         + #""gps":{"longitudeDegrees":-83.237,"latitudeDegrees":42.301,"utcYear":2026,"utcMonth":11,"utcDay":26,"utcHours":4,"utcMinutes":30,"utcSeconds":12,"#
         + #""compassDirection":"NORTHWEST","pdop":1.2,"hdop":0.9,"vdop":1.1,"actual":true,"satellites":11,"dimension":"3D","altitude":183.5,"heading":312.25,"speed":42.5,"shifted":false}}"#
 
@@ -43,7 +44,9 @@ struct BurstScenario {
             for (index, collector) in collectors.enumerated() {
                 let pace = index == 0 ? slowPace : nil
                 group.addTask {
-                    try await EventSocket.run(port: api.port, path: "/v1/apps/\(app)/events?types=vehicleData", into: collector, pace: pace, connected: connected, stop: stop)
+                    try await EventSocket.run(
+                        port: api.port, path: "/v1/apps/\(app)/events?types=vehicleData", into: collector, pace: pace, connected: connected,
+                        stop: stop)
                 }
             }
             guard await connected.wait(for: collectors.count, until: .now + .seconds(30)) else {
@@ -58,8 +61,12 @@ struct BurstScenario {
                 }
             }
             let started = ContinuousClock.now
-            let burst = try await rig.control(.POST, "/faults", #"{"burst":{"notification":"OnVehicleData","count":\#(count),"params":\#(Self.parameters),"appID":"\#(app)"}}"#)
-            guard burst.status == 201 else { throw BenchFailure(description: "burst: POST /faults answered \(burst.status): \(String(buffer: burst.body))") }
+            let burst = try await rig.control(
+                .POST, "/faults",
+                #"{"burst":{"notification":"OnVehicleData","count":\#(count),"params":\#(Self.parameters),"appID":"\#(app)"}}"#)
+            guard burst.status == 201 else {
+                throw BenchFailure(description: "burst: POST /faults answered \(burst.status): \(String(buffer: burst.body))")
+            }
             func accounted(_ events: [SDLJSON]) -> Int {
                 events.reduce(0) { sum, event in
                     sum + (event["type"] == "vehicleData" ? 1 : Int(event["data"]?["missed"]?.intValue ?? 0))
@@ -107,15 +114,19 @@ struct BurstScenario {
         result["slowMissed"] = .int(Int64(slowMissed))
         result["gatewayResidentBeforeKiB"] = .int(Int64(residentBefore))
         result["gatewayResidentPeakKiB"] = .int(Int64(peakKiB))
-        result.check(fastComplete && fastDelivered.allSatisfy { $0 == count }, "fast clients got \(fastDelivered.min() ?? 0)…\(fastDelivered.max() ?? 0) of \(count) (\(fastGaps) gap events)")
+        result.check(
+            fastComplete && fastDelivered.allSatisfy { $0 == count },
+            "fast clients got \(fastDelivered.min() ?? 0)…\(fastDelivered.max() ?? 0) of \(count) (\(fastGaps) gap events)")
         result.check(inOrder, "a fast client's events were out of order")
-        result.check(slowComplete && slowDelivered + slowMissed == count, "the slow client got \(slowDelivered) + missed \(slowMissed) ≠ \(count)")
+        result.check(
+            slowComplete && slowDelivered + slowMissed == count, "the slow client got \(slowDelivered) + missed \(slowMissed) ≠ \(count)")
         // Whether the slow client fell behind far enough to lose events depends on how much the
         // sockets between it and the gateway hold: a figure, not a check.
         result["slowClientWasBehind"] = .bool(slowGapEvents > 0)
         // 1,000 queued events per client and a 10,000-event ring bound it; 256 MiB is far above that.
         result.check(peakKiB - residentBefore < 256 * 1024, "the gateway grew \((peakKiB - residentBefore) / 1024) MiB")
-        result.summary = "\(count) OnVehicleData to \(clients) clients: the \(clients - 1) fast ones got all, in order, in \(Int(burstTime.milliseconds)) ms; "
+        result.summary =
+            "\(count) OnVehicleData to \(clients) clients: the \(clients - 1) fast ones got all, in order, in \(Int(burstTime.milliseconds)) ms; "
             + "the slow one, \(slowBehind) behind then, got \(slowDelivered) and \(slowGapEvents) gaps missing \(slowMissed) (sum \(slowDelivered + slowMissed)); gateway RSS \(residentBefore / 1024) → peak \(peakKiB / 1024) MiB"
         return result
     }

@@ -52,7 +52,8 @@ struct ChurnScenario {
         result.check(after.1 <= before.1 + 2, "threads \(before.1) → \(after.1)")
         // A leak of one event client's state (about 40 KiB each) would show as 40 MiB per 1,000.
         result.check(after.2 - before.2 < max(8 * 1024, cycles * 8), "resident memory \(before.2 / 1024) → \(after.2 / 1024) MiB")
-        result.summary = "\(cycles) WebSocket + \(cycles) SSE cycles (\(parallel) at a time): event clients \(Int(before.3)) → \(Int(after.3)), "
+        result.summary =
+            "\(cycles) WebSocket + \(cycles) SSE cycles (\(parallel) at a time): event clients \(Int(before.3)) → \(Int(after.3)), "
             + "fds \(before.0) → \(after.0), threads \(before.1) → \(after.1), RSS \(before.2 / 1024) → \(after.2 / 1024) MiB"
         return result
     }
@@ -86,7 +87,8 @@ struct ChurnScenario {
     private func webSocketCycle(port: Int, app: String) async throws {
         var logger = Logger(label: "sdl-gateway-reliability.churn")
         logger.logLevel = .critical
-        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/v1/apps/\(app)/events?since=0&types=hmiStatus", logger: logger) { inbound, outbound, _ in
+        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/v1/apps/\(app)/events?since=0&types=hmiStatus", logger: logger) {
+            inbound, outbound, _ in
             var messages = inbound.messages(maxSize: EventSocket.maximumMessageSize).makeAsyncIterator()
             _ = try await messages.next()
             try await outbound.close(.normalClosure, reason: nil)

@@ -58,7 +58,9 @@ enum EventSocket {
 
     /// Connects to `path` on the gateway, adds 1 to `connected` once upgraded, keeps every message
     /// (at `pace`) until `stop` reaches 1, then closes.
-    static func run(port: Int, path: String, into collector: EventCollector, pace: Pace? = nil, connected: BenchSignal, stop: BenchSignal) async throws {
+    static func run(
+        port: Int, path: String, into collector: EventCollector, pace: Pace? = nil, connected: BenchSignal, stop: BenchSignal
+    ) async throws {
         var logger = Logger(label: "sdl-gateway-reliability.ws")
         logger.logLevel = .critical
         try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: logger) { inbound, outbound, _ in
@@ -88,7 +90,9 @@ enum EventSocket {
         let stop = BenchSignal()
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await run(port: port, path: path, into: collector, connected: connected, stop: stop) }
-            guard await connected.wait(for: 1, until: .now + .seconds(10)) else { throw BenchFailure(description: "the event WebSocket \(path) did not connect") }
+            guard await connected.wait(for: 1, until: .now + .seconds(10)) else {
+                throw BenchFailure(description: "the event WebSocket \(path) did not connect")
+            }
             do {
                 let result = try await body()
                 await stop.add()

@@ -27,7 +27,8 @@ struct HangScenario {
                 for index in 0..<requests {
                     group.addTask {
                         let sent = ContinuousClock.now
-                        let response = try await api(.POST, "/v1/apps/\(app)/rpc/Show?timeout=\(Int(deadline.milliseconds))", #"{"mainField1":"hung \#(index)"}"#)
+                        let response = try await api(
+                            .POST, "/v1/apps/\(app)/rpc/Show?timeout=\(Int(deadline.milliseconds))", #"{"mainField1":"hung \#(index)"}"#)
                         return (response.status, ContinuousClock.now - sent)
                     }
                 }
@@ -57,10 +58,13 @@ struct HangScenario {
         result["continueToRegisteredMs"] = .number((registeredAt - resumedAt).milliseconds)
         result["connectionEvents"] = .array(states.map { .string($0) })
         result.check(statuses.allSatisfy { $0 == 504 || $0 == 503 }, "requests to a hung head unit answered \(statuses)")
-        result.check(slowest <= deadline + .seconds(1), "a request took \(Int(slowest.milliseconds)) ms against a \(Int(deadline.milliseconds)) ms deadline")
+        result.check(
+            slowest <= deadline + .seconds(1),
+            "a request took \(Int(slowest.milliseconds)) ms against a \(Int(deadline.milliseconds)) ms deadline")
         result.check(lost, "the hung link was not declared lost in 30 s")
         result.check(states.last == "registered", "connection events \(states)")
-        result.summary = "\(requests) requests answered \(statuses.first.map(String.init) ?? "-") at most \(Int((slowest - deadline).milliseconds)) ms after their \(Int(deadline.milliseconds)) ms deadline; "
+        result.summary =
+            "\(requests) requests answered \(statuses.first.map(String.init) ?? "-") at most \(Int((slowest - deadline).milliseconds)) ms after their \(Int(deadline.milliseconds)) ms deadline; "
             + "link declared lost \(Int((lostAt - stoppedAt).milliseconds)) ms after the hang; registered again \(Int((registeredAt - resumedAt).milliseconds)) ms after SIGCONT"
         return result
     }

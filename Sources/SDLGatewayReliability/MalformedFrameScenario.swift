@@ -21,7 +21,9 @@ struct MalformedFrameScenario {
         guard fault.status == 201 else { throw BenchFailure(description: "malformed: POST /faults answered \(fault.status)") }
         let events = EventCollector()
         let frames = frames
-        let (badStatuses, goodStatuses) = try await EventSocket.with(port: api.port, path: "/v1/apps/\(bad)/events?types=connection", into: events) {
+        let (badStatuses, goodStatuses) = try await EventSocket.with(
+            port: api.port, path: "/v1/apps/\(bad)/events?types=connection", into: events
+        ) {
             let stop = Shared(false)
             return try await withThrowingTaskGroup(of: [Int].self) { group in
                 group.addTask {
@@ -36,7 +38,9 @@ struct MalformedFrameScenario {
                 var statuses: [Int] = []
                 for _ in 0..<frames {
                     try await api.waitForApp(bad, within: .seconds(30)) { $0["connection"] == "registered" }
-                    statuses.append(try await api(.POST, "/v1/apps/\(bad)/rpc/Speak", #"{"ttsChunks":[{"text":"garbage follows","type":"TEXT"}]}"#).status)
+                    statuses.append(
+                        try await api(.POST, "/v1/apps/\(bad)/rpc/Speak", #"{"ttsChunks":[{"text":"garbage follows","type":"TEXT"}]}"#)
+                            .status)
                 }
                 // The last broken session comes back too, while the client still listens.
                 try await api.waitForApp(bad, within: .seconds(30)) { $0["connection"] == "registered" }
@@ -64,7 +68,8 @@ struct MalformedFrameScenario {
         result.check(goodFailures == 0, "the other app failed \(goodFailures) of \(goodStatuses.count) Shows")
         result.check(after.status == 200, "a Show after the flood answered \(after.status)")
         result.check(health.status == 200 && rig.gateway.process.isRunning, "the gateway is not healthy after the flood")
-        result.summary = "\(frames) malformed frames: answered \(Set(badStatuses).sorted()), \(registrations) re-registrations; the other app's \(goodStatuses.count) Shows: \(goodFailures) failed; gateway healthy"
+        result.summary =
+            "\(frames) malformed frames: answered \(Set(badStatuses).sorted()), \(registrations) re-registrations; the other app's \(goodStatuses.count) Shows: \(goodFailures) failed; gateway healthy"
         return result
     }
 }

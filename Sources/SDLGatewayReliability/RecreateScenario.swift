@@ -45,9 +45,11 @@ struct RecreateScenario {
                         index += 1
                         let text = "c\(client)-\(index)"
                         let sent = ContinuousClock.now
-                        let response = try await api(.POST, "/v1/apps/\(app)/rpc/Show?timeout=\(Int(deadline.milliseconds))", #"{"mainField1":"\#(text)"}"#)
+                        let response = try await api(
+                            .POST, "/v1/apps/\(app)/rpc/Show?timeout=\(Int(deadline.milliseconds))", #"{"mainField1":"\#(text)"}"#)
                         let correlation = response.headers.first(name: "SDL-Correlation-ID").flatMap { Int($0) }
-                        answers.append(Answer(text: text, status: response.status, correlationID: correlation, elapsed: ContinuousClock.now - sent))
+                        answers.append(
+                            Answer(text: text, status: response.status, correlationID: correlation, elapsed: ContinuousClock.now - sent))
                         // About 8 requests a second per client: 64 clients stay near Core's 1,000 per 10 s.
                         if response.status != 200 { try await Task.sleep(for: .milliseconds(20)) }
                     }
@@ -98,9 +100,12 @@ struct RecreateScenario {
         result.check(misdelivered.isEmpty, "\(misdelivered.count) answers carried another request's correlation ID")
         result.check(stuck.isEmpty, "\(stuck.count) requests took longer than their deadline + 2 s")
         result.check(unexpected.isEmpty, "unexpected statuses \(Set(unexpected.map(\.status)))")
-        result.check(verified.count * 2 >= succeeded.count, "only \(verified.count) of \(succeeded.count) answers could be checked against the head unit's log")
+        result.check(
+            verified.count * 2 >= succeeded.count,
+            "only \(verified.count) of \(succeeded.count) answers could be checked against the head unit's log")
         result.check(health.status == 200 && rig.gateway.process.isRunning, "the gateway is not healthy")
-        result.summary = "\(clients) clients, \(recreated) deletes + re-creations, \(answers.count) Shows \(byStatus.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value.intValue ?? 0)" }.joined(separator: " ")); "
+        result.summary =
+            "\(clients) clients, \(recreated) deletes + re-creations, \(answers.count) Shows \(byStatus.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value.intValue ?? 0)" }.joined(separator: " ")); "
             + "\(verified.count) answers checked against the head unit's log: \(misdelivered.count) to the wrong caller; \(stuck.count) stuck"
         return result
     }
@@ -111,7 +116,9 @@ struct RecreateScenario {
         let log = try await control(.GET, "/log?limit=1000").json?.arrayValue ?? []
         logged.withLock { logged in
             for entry in log where entry["function"] == "Show" && entry["direction"] == "fromApp" {
-                if let text = entry["params"]?["mainField1"]?.stringValue, let id = entry["correlationID"]?.intValue { logged[text] = Int(id) }
+                if let text = entry["params"]?["mainField1"]?.stringValue, let id = entry["correlationID"]?.intValue {
+                    logged[text] = Int(id)
+                }
             }
         }
     }

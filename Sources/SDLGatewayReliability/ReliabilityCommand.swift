@@ -44,7 +44,8 @@ struct ReliabilityCommand: AsyncParsableCommand {
     var selected: [String] { only.map { $0.split(separator: ",").map(String.init) } ?? Self.allScenarios }
 
     func run() async throws {
-        let executable = gateway ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdl-gateway").path
+        let executable =
+            gateway ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdl-gateway").path
         let burstClients = quick ? 20 : 100
         // Room for the burst's clients; the heartbeat finds a hung head unit in about 3 s (the
         // default second); no
@@ -55,7 +56,9 @@ struct ReliabilityCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: configFile) }
         let rig = try ReliabilityRig(
             executable: executable,
-            gatewayArguments: ["--heartbeat", "\(heartbeat)", "--core-request-limit", "0", "--rate-limit", "0", "--config", configFile.path]
+            gatewayArguments: [
+                "--heartbeat", "\(heartbeat)", "--core-request-limit", "0", "--rate-limit", "0", "--config", configFile.path,
+            ]
         )
         defer { rig.stop() }
         var results: [ScenarioResult] = []
@@ -67,7 +70,10 @@ struct ReliabilityCommand: AsyncParsableCommand {
                 case "restart": result = try await RestartScenario(pending: quick ? 4 : 8).run(rig)
                 case "hang": result = try await HangScenario(requests: quick ? 3 : 5).run(rig)
                 case "malformed": result = try await MalformedFrameScenario(frames: quick ? 5 : 20).run(rig)
-                case "burst": result = try await BurstScenario(count: quick ? 2_000 : 10_000, clients: burstClients, slowPause: .milliseconds(quick ? 5 : 20)).run(rig)
+                case "burst":
+                    result = try await BurstScenario(
+                        count: quick ? 2_000 : 10_000, clients: burstClients, slowPause: .milliseconds(quick ? 5 : 20)
+                    ).run(rig)
                 case "churn": result = try await ChurnScenario(cycles: quick ? 100 : 1_000).run(rig)
                 default: result = try await RecreateScenario(clients: quick ? 16 : 64, rounds: quick ? 3 : 10).run(rig)
                 }

@@ -27,7 +27,8 @@ final class ReliabilityRig {
         self.control = ControlEndpoint(port: controlPort)
         let launcher = GatewayLauncher(
             executable: executable,
-            arguments: ["serve", "--listen", "127.0.0.1:0", "--core", "tcp://127.0.0.1:\(sdlPort)", "--log-level", "error"] + gatewayArguments
+            arguments: ["serve", "--listen", "127.0.0.1:0", "--core", "tcp://127.0.0.1:\(sdlPort)", "--log-level", "error"]
+                + gatewayArguments
         )
         let (gateway, _, port) = try launcher.start()
         self.gateway = gateway
@@ -36,10 +37,16 @@ final class ReliabilityRig {
 
     static func startSimulator(_ executable: String, sdlPort: Int) throws -> (BenchProcess, Int, Int) {
         let (process, addresses) = try BenchProcess.start(
-            executable, ["simulate", "--listen", "127.0.0.1:\(sdlPort)", "--control", "127.0.0.1:0", "--auto-activate", "--request-limit", "0", "--log-level", "error"],
+            executable,
+            [
+                "simulate", "--listen", "127.0.0.1:\(sdlPort)", "--control", "127.0.0.1:0", "--auto-activate", "--request-limit", "0",
+                "--log-level", "error",
+            ],
             waitingFor: [#"SDL head unit on 127\.0\.0\.1:([0-9]+)"#, #"control API on http://127\.0\.0\.1:([0-9]+)"#]
         )
-        guard let sdl = Int(addresses[0]), let control = Int(addresses[1]) else { throw BenchFailure(description: "simulate printed \(addresses)") }
+        guard let sdl = Int(addresses[0]), let control = Int(addresses[1]) else {
+            throw BenchFailure(description: "simulate printed \(addresses)")
+        }
         return (process, sdl, control)
     }
 
@@ -89,8 +96,12 @@ struct GatewayEndpoint: Sendable {
     /// Creates app `id` (its SDL appID is the same) and waits until it is registered and out of NONE.
     func createApp(_ id: String) async throws {
         let created = try await self(.POST, "/v1/apps", #"{"id":"\#(id)","appName":"Reliability \#(id)","appID":"\#(id)"}"#)
-        guard created.status == 201 else { throw BenchFailure(description: "POST /v1/apps \(id) answered \(created.status): \(String(buffer: created.body))") }
-        try await waitForApp(id, within: .seconds(15)) { $0["connection"] == "registered" && $0["hmiLevel"] != nil && $0["hmiLevel"] != "NONE" }
+        guard created.status == 201 else {
+            throw BenchFailure(description: "POST /v1/apps \(id) answered \(created.status): \(String(buffer: created.body))")
+        }
+        try await waitForApp(id, within: .seconds(15)) {
+            $0["connection"] == "registered" && $0["hmiLevel"] != nil && $0["hmiLevel"] != "NONE"
+        }
     }
 
     /// Polls `GET /v1/apps/{id}` until `condition` holds (a head unit's state, seen from outside):

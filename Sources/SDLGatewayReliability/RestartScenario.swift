@@ -20,19 +20,23 @@ struct RestartScenario {
         let button = try await api(.PUT, "/v1/apps/\(app)/subscriptions/buttons/OK")
         let data = try await api(.PUT, "/v1/apps/\(app)/subscriptions/vehicle-data", #"{"names":["odometer"]}"#)
         guard button.status == 200, data.status == 200 else {
-            throw BenchFailure(description: "restart: subscribing answered \(button.status) and \(data.status): \(String(buffer: data.body))")
+            throw BenchFailure(
+                description: "restart: subscribing answered \(button.status) and \(data.status): \(String(buffer: data.body))")
         }
         let fault = try await rig.control(.POST, "/faults", #"{"function":"Show","delayMs":30000}"#)
         guard fault.status == 201 else { throw BenchFailure(description: "restart: POST /faults answered \(fault.status)") }
 
         let events = EventCollector()
-        let outcome = try await EventSocket.with(port: api.port, path: "/v1/apps/\(app)/events?types=connection,buttonPress,vehicleData", into: events) {
+        let outcome = try await EventSocket.with(
+            port: api.port, path: "/v1/apps/\(app)/events?types=connection,buttonPress,vehicleData", into: events
+        ) {
             // Shows the head unit holds back, each on its own connection.
             let killed = Killed(nil)
             let answers = try await withThrowingTaskGroup(of: (Int, Duration).self) { group in
                 for index in 0..<pending {
                     group.addTask {
-                        let response = try await api(.POST, "/v1/apps/\(app)/rpc/Show?timeout=60000", #"{"mainField1":"pending \#(index)"}"#)
+                        let response = try await api(
+                            .POST, "/v1/apps/\(app)/rpc/Show?timeout=60000", #"{"mainField1":"pending \#(index)"}"#)
                         return (response.status, ContinuousClock.now - (killed.withLock { $0 } ?? .now))
                     }
                 }
@@ -52,10 +56,14 @@ struct RestartScenario {
             _ = await events.waitForConnection("registered")
             // The subscriptions, put back by the gateway on a head unit that forgot them.
             let press = try await rig.control(.POST, "/buttons/OK/press", #"{"appID":"\#(app)"}"#)
-            let buttonSeen = await events.wait(within: .seconds(5)) { $0.contains { $0["type"] == "buttonPress" && $0["data"]?["buttonName"] == "OK" } }
+            let buttonSeen = await events.wait(within: .seconds(5)) {
+                $0.contains { $0["type"] == "buttonPress" && $0["data"]?["buttonName"] == "OK" }
+            }
             let odometer = 424_242
             let put = try await rig.control(.PUT, "/vehicle-data", #"{"odometer":\#(odometer)}"#)
-            let dataSeen = await events.wait(within: .seconds(5)) { $0.contains { $0["type"] == "vehicleData" && $0["data"]?["odometer"]?.intValue == Int64(odometer) } }
+            let dataSeen = await events.wait(within: .seconds(5)) {
+                $0.contains { $0["type"] == "vehicleData" && $0["data"]?["odometer"]?.intValue == Int64(odometer) }
+            }
             return (answers, killedAt, restartedAt, registeredAt, press.status, buttonSeen, put.status, dataSeen)
         }
         let (answers, killedAt, restartedAt, registeredAt, pressStatus, buttonSeen, putStatus, dataSeen) = outcome
@@ -71,11 +79,14 @@ struct RestartScenario {
         result["connectionEvents"] = .array(states.map { .string($0) })
         result["buttonAfterRestart"] = .bool(buttonSeen)
         result["vehicleDataAfterRestart"] = .bool(dataSeen)
-        result.check(statuses.count == pending && statuses.allSatisfy { $0 == 503 || $0 == 504 }, "pending requests answered \(statuses), not 503/504")
+        result.check(
+            statuses.count == pending && statuses.allSatisfy { $0 == 503 || $0 == 504 },
+            "pending requests answered \(statuses), not 503/504")
         result.check(states.contains("reconnecting") && states.last == "registered", "connection events \(states)")
         result.check(pressStatus == 200 && buttonSeen, "no buttonPress event after the restart (press answered \(pressStatus))")
         result.check(putStatus == 200 && dataSeen, "no vehicleData event after the restart (PUT answered \(putStatus))")
-        result.summary = "\(pending) pending Shows failed \(statuses.first.map(String.init) ?? "-") within \(Int(slowest.milliseconds)) ms of the kill; "
+        result.summary =
+            "\(pending) pending Shows failed \(statuses.first.map(String.init) ?? "-") within \(Int(slowest.milliseconds)) ms of the kill; "
             + "registered again \(Int((registeredAt - restartedAt).milliseconds)) ms after the restart; button \(buttonSeen ? "ok" : "lost"), vehicle data \(dataSeen ? "ok" : "lost"); connection \(states.joined(separator: "→"))"
         return result
     }

@@ -2,8 +2,11 @@ import SDLProtocol
 
 extension SDLCatalog {
     /// A fill-in template for function `name` of `messageType`; see ``template(for:includeOptional:maximumDepth:)``.
-    public func template(function name: String, messageType: SDLMessageType = .request, includeOptional: Bool = false, maximumDepth: Int = 4) throws(SDLSpecError) -> SDLJSON {
-        template(for: try requireFunction(named: name, messageType: messageType), includeOptional: includeOptional, maximumDepth: maximumDepth)
+    public func template(
+        function name: String, messageType: SDLMessageType = .request, includeOptional: Bool = false, maximumDepth: Int = 4
+    ) throws(SDLSpecError) -> SDLJSON {
+        template(
+            for: try requireFunction(named: name, messageType: messageType), includeOptional: includeOptional, maximumDepth: maximumDepth)
     }
 
     /// A JSON parameters object for `function` with every mandatory param (and, with

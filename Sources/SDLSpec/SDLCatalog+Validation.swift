@@ -7,7 +7,9 @@ extension SDLCatalog {
 
     /// Validates the JSON parameters of an RPC against function `name` of `messageType`.
     /// Throws ``SDLSpecError/Code/unknownFunction`` when the catalog has no such function.
-    public func validate(_ parameters: SDLJSON, function name: String, messageType: SDLMessageType = .request, maximumDepth: Int = defaultValidationDepth) throws(SDLSpecError) -> [SDLValidationIssue] {
+    public func validate(
+        _ parameters: SDLJSON, function name: String, messageType: SDLMessageType = .request, maximumDepth: Int = defaultValidationDepth
+    ) throws(SDLSpecError) -> [SDLValidationIssue] {
         validate(parameters, against: try requireFunction(named: name, messageType: messageType), maximumDepth: maximumDepth)
     }
 
@@ -23,9 +25,12 @@ extension SDLCatalog {
     /// - String length is counted in Unicode scalars (code points), as SDL Core counts the
     ///   characters of its UTF-8 strings, not in bytes or grapheme clusters.
     /// - `null` is never a valid value.
-    public func validate(_ parameters: SDLJSON, against function: SDLFunction, maximumDepth: Int = defaultValidationDepth) -> [SDLValidationIssue] {
+    public func validate(
+        _ parameters: SDLJSON, against function: SDLFunction, maximumDepth: Int = defaultValidationDepth
+    ) -> [SDLValidationIssue] {
         var issues: [SDLValidationIssue] = []
-        checkObject(parameters, parameters: function.parameters, expected: "object", path: "$", depth: 0, maximumDepth: maximumDepth, into: &issues)
+        checkObject(
+            parameters, parameters: function.parameters, expected: "object", path: "$", depth: 0, maximumDepth: maximumDepth, into: &issues)
         return issues
     }
 
@@ -39,13 +44,18 @@ extension SDLCatalog {
         return issues
     }
 
-    private func checkObject(_ value: SDLJSON, parameters: [SDLParameter], expected: String, path: String, depth: Int, maximumDepth: Int, into issues: inout [SDLValidationIssue]) {
+    private func checkObject(
+        _ value: SDLJSON, parameters: [SDLParameter], expected: String, path: String, depth: Int, maximumDepth: Int,
+        into issues: inout [SDLValidationIssue]
+    ) {
         guard case .object(let members) = value else {
             issues.append(SDLValidationIssue(kind: .wrongType, path: path, expected: expected, got: Self.describe(value)))
             return
         }
         guard depth <= maximumDepth else {
-            issues.append(SDLValidationIssue(kind: .nestingTooDeep, path: path, expected: "at most \(maximumDepth) nested structs", got: "deeper nesting"))
+            issues.append(
+                SDLValidationIssue(
+                    kind: .nestingTooDeep, path: path, expected: "at most \(maximumDepth) nested structs", got: "deeper nesting"))
             return
         }
         // Paths are built only for members present or missing: a Show has some 30 optional
@@ -53,7 +63,10 @@ extension SDLCatalog {
         for parameter in parameters {
             guard let member = members[parameter.name] else {
                 if parameter.isMandatory {
-                    issues.append(SDLValidationIssue(kind: .missingMandatory, path: Self.path(path, key: parameter.name), expected: Self.describe(parameter), got: "absent"))
+                    issues.append(
+                        SDLValidationIssue(
+                            kind: .missingMandatory, path: Self.path(path, key: parameter.name), expected: Self.describe(parameter),
+                            got: "absent"))
                 }
                 continue
             }
@@ -64,40 +77,52 @@ extension SDLCatalog {
         let unknown = members.keys.filter { key in !parameters.contains { $0.name == key } }
         for key in unknown.sorted() {
             let expected = "no such parameter" + SDLSpelling.didYouMean(key, among: parameters.map(\.name))
-            issues.append(SDLValidationIssue(kind: .unknownParameter, path: Self.path(path, key: key), expected: expected, got: Self.describe(members[key]!)))
+            issues.append(
+                SDLValidationIssue(
+                    kind: .unknownParameter, path: Self.path(path, key: key), expected: expected, got: Self.describe(members[key]!)))
         }
     }
 
-    private func check(_ value: SDLJSON, _ parameter: SDLParameter, path: String, depth: Int, maximumDepth: Int, into issues: inout [SDLValidationIssue]) {
+    private func check(
+        _ value: SDLJSON, _ parameter: SDLParameter, path: String, depth: Int, maximumDepth: Int, into issues: inout [SDLValidationIssue]
+    ) {
         guard parameter.isArray else {
             if case .array = value {
-                issues.append(SDLValidationIssue(kind: .wrongType, path: path, expected: Self.describe(parameter.type), got: Self.describe(value)))
+                issues.append(
+                    SDLValidationIssue(kind: .wrongType, path: path, expected: Self.describe(parameter.type), got: Self.describe(value)))
             } else {
                 checkElement(value, parameter, path: path, depth: depth, maximumDepth: maximumDepth, into: &issues)
             }
             return
         }
         guard case .array(let elements) = value else {
-            issues.append(SDLValidationIssue(kind: .wrongType, path: path, expected: "array of \(parameter.type)", got: Self.describe(value)))
+            issues.append(
+                SDLValidationIssue(kind: .wrongType, path: path, expected: "array of \(parameter.type)", got: Self.describe(value)))
             return
         }
         if let minSize = parameter.minSize, elements.count < minSize {
-            issues.append(SDLValidationIssue(kind: .arrayTooShort, path: path, expected: "at least \(minSize) elements", got: Self.describe(value)))
+            issues.append(
+                SDLValidationIssue(kind: .arrayTooShort, path: path, expected: "at least \(minSize) elements", got: Self.describe(value)))
         }
         if let maxSize = parameter.maxSize, elements.count > maxSize {
-            issues.append(SDLValidationIssue(kind: .arrayTooLong, path: path, expected: "at most \(maxSize) elements", got: Self.describe(value)))
+            issues.append(
+                SDLValidationIssue(kind: .arrayTooLong, path: path, expected: "at most \(maxSize) elements", got: Self.describe(value)))
         }
         for (index, element) in elements.enumerated() {
             let elementPath = path + "[\(index)]"
             if case .array = element {
-                issues.append(SDLValidationIssue(kind: .wrongType, path: elementPath, expected: Self.describe(parameter.type), got: Self.describe(element)))
+                issues.append(
+                    SDLValidationIssue(
+                        kind: .wrongType, path: elementPath, expected: Self.describe(parameter.type), got: Self.describe(element)))
             } else {
                 checkElement(element, parameter, path: elementPath, depth: depth, maximumDepth: maximumDepth, into: &issues)
             }
         }
     }
 
-    private func checkElement(_ value: SDLJSON, _ parameter: SDLParameter, path: String, depth: Int, maximumDepth: Int, into issues: inout [SDLValidationIssue]) {
+    private func checkElement(
+        _ value: SDLJSON, _ parameter: SDLParameter, path: String, depth: Int, maximumDepth: Int, into issues: inout [SDLValidationIssue]
+    ) {
         func wrongType(_ expected: String) {
             issues.append(SDLValidationIssue(kind: .wrongType, path: path, expected: expected, got: Self.describe(value)))
         }
@@ -110,10 +135,14 @@ extension SDLCatalog {
             default: return wrongType(Self.describeNumber(parameter))
             }
             if let minValue = parameter.minValue, number < minValue {
-                issues.append(SDLValidationIssue(kind: .valueTooSmall, path: path, expected: Self.describeNumber(parameter), got: Self.describe(value)))
+                issues.append(
+                    SDLValidationIssue(
+                        kind: .valueTooSmall, path: path, expected: Self.describeNumber(parameter), got: Self.describe(value)))
             }
             if let maxValue = parameter.maxValue, number > maxValue {
-                issues.append(SDLValidationIssue(kind: .valueTooLarge, path: path, expected: Self.describeNumber(parameter), got: Self.describe(value)))
+                issues.append(
+                    SDLValidationIssue(
+                        kind: .valueTooLarge, path: path, expected: Self.describeNumber(parameter), got: Self.describe(value)))
             }
         case .boolean:
             guard case .bool = value else { return wrongType("Boolean") }
@@ -121,10 +150,14 @@ extension SDLCatalog {
             guard case .string(let text) = value else { return wrongType(Self.describeString(parameter)) }
             let length = text.unicodeScalars.count
             if let minLength = parameter.minLength, length < minLength {
-                issues.append(SDLValidationIssue(kind: .stringTooShort, path: path, expected: Self.describeString(parameter), got: Self.describe(value)))
+                issues.append(
+                    SDLValidationIssue(
+                        kind: .stringTooShort, path: path, expected: Self.describeString(parameter), got: Self.describe(value)))
             }
             if let maxLength = parameter.maxLength, length > maxLength {
-                issues.append(SDLValidationIssue(kind: .stringTooLong, path: path, expected: Self.describeString(parameter), got: Self.describe(value)))
+                issues.append(
+                    SDLValidationIssue(
+                        kind: .stringTooLong, path: path, expected: Self.describeString(parameter), got: Self.describe(value)))
             }
         case .enumeration(let name):
             guard case .string(let text) = value else { return wrongType("one of enum \(name) (String)") }
@@ -133,10 +166,15 @@ extension SDLCatalog {
                 let expected = "one of enum \(name)" + SDLSpelling.didYouMean(text, among: elements) + Self.listing(elements)
                 issues.append(SDLValidationIssue(kind: .notAnEnumElement, path: path, expected: expected, got: Self.describe(value)))
             } else if let allowed = parameter.allowedElements, !allowed.contains(text) {
-                issues.append(SDLValidationIssue(kind: .notAnEnumElement, path: path, expected: "one of " + allowed.joined(separator: ", "), got: Self.describe(value)))
+                issues.append(
+                    SDLValidationIssue(
+                        kind: .notAnEnumElement, path: path, expected: "one of " + allowed.joined(separator: ", "),
+                        got: Self.describe(value)))
             }
         case .structure(let name):
-            checkObject(value, parameters: structs[name]?.parameters ?? [], expected: "struct \(name) (object)", path: path, depth: depth + 1, maximumDepth: maximumDepth, into: &issues)
+            checkObject(
+                value, parameters: structs[name]?.parameters ?? [], expected: "struct \(name) (object)", path: path, depth: depth + 1,
+                maximumDepth: maximumDepth, into: &issues)
         }
     }
 
@@ -154,7 +192,11 @@ extension SDLCatalog {
     static let listedElements = 40
 
     static func path(_ base: String, key: String) -> String {
-        let isIdentifier = !key.isEmpty && key.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        let isIdentifier =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy {
+                $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+            }
             && !("0"..."9").contains(key.unicodeScalars.first!)
         return isIdentifier ? base + "." + key : base + "[" + SDLJSON.string(key).serialized() + "]"
     }

@@ -37,7 +37,10 @@ public struct SDLCatalog: Sendable, Hashable, Codable {
     /// Derived from `functions`; equal catalogs have equal indexes.
     private var index: Index
 
-    public init(version: String, minVersion: String? = nil, date: String? = nil, functions: [SDLFunction], enums: [String: SDLEnum], structs: [String: SDLStruct]) {
+    public init(
+        version: String, minVersion: String? = nil, date: String? = nil, functions: [SDLFunction], enums: [String: SDLEnum],
+        structs: [String: SDLStruct]
+    ) {
         self.version = version
         self.minVersion = minVersion
         self.date = date
@@ -50,8 +53,10 @@ public struct SDLCatalog: Sendable, Hashable, Codable {
     private static func makeIndex(_ functions: [SDLFunction]) -> Index {
         var index = Index()
         for (position, function) in functions.enumerated() {
-            index.byName[Key(name: function.name, messageType: function.messageType)] = index.byName[Key(name: function.name, messageType: function.messageType)] ?? position
-            index.byID[IDKey(id: function.functionID, messageType: function.messageType)] = index.byID[IDKey(id: function.functionID, messageType: function.messageType)] ?? position
+            index.byName[Key(name: function.name, messageType: function.messageType)] =
+                index.byName[Key(name: function.name, messageType: function.messageType)] ?? position
+            index.byID[IDKey(id: function.functionID, messageType: function.messageType)] =
+                index.byID[IDKey(id: function.functionID, messageType: function.messageType)] ?? position
         }
         return index
     }

@@ -99,7 +99,9 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
                 } else if let definition = enumsByName[item.typeName] {
                     parameter.type = .enumeration(item.typeName)
                     for name in parameter.allowedElements ?? [] where !definition.contains(name) {
-                        throw SDLSpecError(.unknownElement, "\(owner).\(parameter.name) allows \(name), which is not an element of enum \(item.typeName)", line: item.line)
+                        throw SDLSpecError(
+                            .unknownElement, "\(owner).\(parameter.name) allows \(name), which is not an element of enum \(item.typeName)",
+                            line: item.line)
                     }
                 } else if structNames.contains(item.typeName) {
                     parameter.type = .structure(item.typeName)
@@ -126,18 +128,22 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
                 throw SDLSpecError(.duplicateDefinition, "\(raw.messageType) \(raw.name) is defined twice", line: raw.line)
             }
             guard let element = functionIDs?.element(named: raw.functionIDName) else {
-                throw SDLSpecError(.unknownFunctionID, "function \(raw.name) names \(raw.functionIDName), which is not an element of enum FunctionID", line: raw.line)
+                throw SDLSpecError(
+                    .unknownFunctionID, "function \(raw.name) names \(raw.functionIDName), which is not an element of enum FunctionID",
+                    line: raw.line)
             }
             guard let value = element.value, let id = UInt32(exactly: value) else {
                 throw SDLSpecError(.unknownFunctionID, "FunctionID element \(raw.functionIDName) has no 32-bit value", line: raw.line)
             }
-            resolvedFunctions.append(SDLFunction(
-                name: raw.name, functionID: id, messageType: raw.messageType,
-                parameters: try resolve(raw.parameters, owner: raw.name),
-                since: raw.since, until: raw.until, isDeprecated: raw.isDeprecated
-            ))
+            resolvedFunctions.append(
+                SDLFunction(
+                    name: raw.name, functionID: id, messageType: raw.messageType,
+                    parameters: try resolve(raw.parameters, owner: raw.name),
+                    since: raw.since, until: raw.until, isDeprecated: raw.isDeprecated
+                ))
         }
-        return SDLCatalog(version: version, minVersion: minVersion, date: date, functions: resolvedFunctions, enums: enumsByName, structs: structsByName)
+        return SDLCatalog(
+            version: version, minVersion: minVersion, date: date, functions: resolvedFunctions, enums: enumsByName, structs: structsByName)
     }
 
     // MARK: Attributes
@@ -214,7 +220,10 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
 
     // MARK: XMLParserDelegate
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+        attributes: [String: String] = [:]
+    ) {
         depth += 1
         sawRoot = true
         open.append(elementName)
@@ -234,27 +243,31 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
             case (2, "function"):
                 let typeName = try required(attributes, "messagetype", of: "function")
                 guard let messageType = SDLMessageType(rawValue: typeName) else {
-                    throw SDLSpecError(.unknownMessageType, "messagetype=\"\(typeName)\" is not request, response or notification", line: line)
+                    throw SDLSpecError(
+                        .unknownMessageType, "messagetype=\"\(typeName)\" is not request, response or notification", line: line)
                 }
-                container = .function(RawFunction(
-                    name: try required(attributes, "name", of: "function"),
-                    functionIDName: try required(attributes, "functionID", of: "function"),
-                    messageType: messageType, parameters: [],
-                    since: attributes["since"], until: attributes["until"],
-                    isDeprecated: try flag(attributes, "deprecated", default: false), line: line
-                ))
+                container = .function(
+                    RawFunction(
+                        name: try required(attributes, "name", of: "function"),
+                        functionIDName: try required(attributes, "functionID", of: "function"),
+                        messageType: messageType, parameters: [],
+                        since: attributes["since"], until: attributes["until"],
+                        isDeprecated: try flag(attributes, "deprecated", default: false), line: line
+                    ))
             case (2, "struct"):
-                container = .structure(RawStruct(
-                    name: try required(attributes, "name", of: "struct"), parameters: [],
-                    since: attributes["since"], until: attributes["until"],
-                    isDeprecated: try flag(attributes, "deprecated", default: false), line: line
-                ))
+                container = .structure(
+                    RawStruct(
+                        name: try required(attributes, "name", of: "struct"), parameters: [],
+                        since: attributes["since"], until: attributes["until"],
+                        isDeprecated: try flag(attributes, "deprecated", default: false), line: line
+                    ))
             case (2, "enum"):
-                container = .enumeration(SDLEnum(
-                    name: try required(attributes, "name", of: "enum"), elements: [],
-                    since: attributes["since"], until: attributes["until"],
-                    isDeprecated: try flag(attributes, "deprecated", default: false)
-                ), line: line)
+                container = .enumeration(
+                    SDLEnum(
+                        name: try required(attributes, "name", of: "enum"), elements: [],
+                        since: attributes["since"], until: attributes["until"],
+                        isDeprecated: try flag(attributes, "deprecated", default: false)
+                    ), line: line)
             case (3, "param"):
                 switch container {
                 case .function(var function):
@@ -268,19 +281,21 @@ final class SDLSpecXMLReader: NSObject, XMLParserDelegate {
                 }
             case (3, "element"):
                 if case .enumeration(var definition, let start) = container {
-                    definition.elements.append(SDLEnum.Element(
-                        name: try required(attributes, "name", of: "element"),
-                        value: try elementValue(attributes),
-                        since: attributes["since"], until: attributes["until"],
-                        isDeprecated: try flag(attributes, "deprecated", default: false) ? true : nil
-                    ))
+                    definition.elements.append(
+                        SDLEnum.Element(
+                            name: try required(attributes, "name", of: "element"),
+                            value: try elementValue(attributes),
+                            since: attributes["since"], until: attributes["until"],
+                            isDeprecated: try flag(attributes, "deprecated", default: false) ? true : nil
+                        ))
                     container = .enumeration(definition, line: start)
                 }
             case (4, "element") where open[2] == "param":
                 let name = try required(attributes, "name", of: "element")
                 func allow(_ parameters: inout [RawParameter]) {
                     guard !parameters.isEmpty else { return }
-                    parameters[parameters.count - 1].parameter.allowedElements = (parameters[parameters.count - 1].parameter.allowedElements ?? []) + [name]
+                    parameters[parameters.count - 1].parameter.allowedElements =
+                        (parameters[parameters.count - 1].parameter.allowedElements ?? []) + [name]
                 }
                 switch container {
                 case .function(var function):

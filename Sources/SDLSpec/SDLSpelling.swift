@@ -14,7 +14,9 @@ public enum SDLSpelling {
             guard abs(other.count - lowered.count) <= limit else { continue }
             let distance = other == lowered ? 0 : Self.distance(lowered, other)
             guard distance <= limit else { continue }
-            if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.name) { best = (distance, candidate) }
+            if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.name) {
+                best = (distance, candidate)
+            }
         }
         return best?.name
     }

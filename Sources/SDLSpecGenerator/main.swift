@@ -18,7 +18,9 @@ do {
     let catalog = try SDLCatalog(contentsOf: inputURL)
     let source = catalog.generatedSwiftSource(specFileName: inputURL.lastPathComponent)
     try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-    print("sdl-spec-gen: rpc_spec \(catalog.version): \(catalog.functions.count) functions, \(catalog.enums.count) enums, \(catalog.structs.count) structs -> \(output)")
+    print(
+        "sdl-spec-gen: rpc_spec \(catalog.version): \(catalog.functions.count) functions, \(catalog.enums.count) enums, \(catalog.structs.count) structs -> \(output)"
+    )
 } catch {
     FileHandle.standardError.write(Data("sdl-spec-gen: \(error)\n".utf8))
     exit(1)

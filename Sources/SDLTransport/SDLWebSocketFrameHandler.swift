@@ -93,7 +93,9 @@ public final class SDLWebSocketFrameHandler: ChannelDuplexHandler {
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         switch error {
         case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge, NIOWebSocketFrameAggregator.Error.tooManyFragments:
-            fail(context: context, code: .messageTooLarge, SDLTransportError(.messageTooLarge, "a WebSocket message was too large: \(error)"))
+            fail(
+                context: context, code: .messageTooLarge, SDLTransportError(.messageTooLarge, "a WebSocket message was too large: \(error)")
+            )
         case let error as NIOWebSocketFrameAggregator.Error:
             fail(context: context, code: .protocolError, SDLTransportError(.webSocketProtocolViolation, "bad message fragments: \(error)"))
         case NIOWebSocketError.invalidFrameLength:

@@ -99,7 +99,9 @@ public enum SDLWebSocketServer {
         }
     }
 
-    private static func configureUpgrade(_ channel: any Channel, messages: SDLWebSocket.MessageKind, maximumMessageSize: Int) throws -> EventLoopFuture<Upgrade> {
+    private static func configureUpgrade(
+        _ channel: any Channel, messages: SDLWebSocket.MessageKind, maximumMessageSize: Int
+    ) throws -> EventLoopFuture<Upgrade> {
         let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
             maxFrameSize: maximumMessageSize,
             // Core's server takes any path (docs/protocol.md §e), so does this one.

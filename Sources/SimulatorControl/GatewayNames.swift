@@ -66,12 +66,16 @@ public struct GatewayNames: Sendable {
             )
         }
         let names = Set(declared.flatMap { $0.names(kind) }).sorted()
-        let accepted = "\(Self.noun(of: kind))s are named by their \(field) (an integer) or, under serve, by the id the app declared"
+        let accepted =
+            "\(Self.noun(of: kind))s are named by their \(field) (an integer) or, under serve, by the id the app declared"
             + (names.isEmpty ? " (none is declared now)" : " (\(names.joined(separator: ", ")))")
         if kind == .command {
-            throw HTTPProblem(status: .notFound, code: "command-not-found", title: "No such command", detail: "no command \(name): \(accepted)")
+            throw HTTPProblem(
+                status: .notFound, code: "command-not-found", title: "No such command", detail: "no command \(name): \(accepted)")
         }
-        throw HTTPProblem(status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed", detail: "no \(Self.noun(of: kind)) \(name): \(accepted)")
+        throw HTTPProblem(
+            status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed",
+            detail: "no \(Self.noun(of: kind)) \(name): \(accepted)")
     }
 
     static func field(of kind: SDLDeclaredIDs.Kind) -> String {

@@ -34,7 +34,8 @@ extension HMIControlRoutes {
             headers[.xContentTypeOptions] = "nosniff"
             headers[.contentSecurityPolicy] = "sandbox"
             return StoredBytesAnswer.response(
-                file.bytes, size: Int(file.size), contentType: HMIFileReader.contentType(ofName: name), etag: file.etag, request: request, headers: headers
+                file.bytes, size: Int(file.size), contentType: HMIFileReader.contentType(ofName: name), etag: file.etag, request: request,
+                headers: headers
             )
         }
     }

@@ -33,7 +33,8 @@ extension HMIControlRoutes {
         guard matching.count == 1 else {
             throw HTTPProblem(
                 status: .badRequest, code: "ambiguous-name", title: "The name is ambiguous",
-                detail: "\(named) names the apps with HMI app ids \(matching.map { String($0.appID) }.joined(separator: " and ")): name one by its HMI app id"
+                detail:
+                    "\(named) names the apps with HMI app ids \(matching.map { String($0.appID) }.joined(separator: " and ")): name one by its HMI app id"
             )
         }
         guard let policy = app.policyAppID else { return (app.appID, []) }

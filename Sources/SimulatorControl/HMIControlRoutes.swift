@@ -39,7 +39,8 @@ public struct HMIControlRoutes: ControlRoutes {
 
     public static let operations: [APIOperation] = [
         APIOperation("GET", "status"), APIOperation("GET", "apps"), APIOperation("GET", "apps/{appID}"),
-        APIOperation("PUT", "apps/{appID}/hmi"), APIOperation("GET", "apps/{appID}/screen"), APIOperation("GET", "apps/{appID}/files/{name}"),
+        APIOperation("PUT", "apps/{appID}/hmi"), APIOperation("GET", "apps/{appID}/screen"),
+        APIOperation("GET", "apps/{appID}/files/{name}"),
         APIOperation("POST", "apps/{appID}/commands/{cmdID}"), APIOperation("POST", "apps/{appID}/interaction"),
         APIOperation("POST", "buttons/{name}/press"),
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
@@ -51,11 +52,12 @@ public struct HMIControlRoutes: ControlRoutes {
         let routes = self
         router.get("status") { _, _ -> SDLJSON in
             let hmi = connection.snapshot
-            let phase: String = switch hmi.phase {
-            case .disconnected: "disconnected"
-            case .registering: "registering"
-            case .ready: "ready"
-            }
+            let phase: String =
+                switch hmi.phase {
+                case .disconnected: "disconnected"
+                case .registering: "registering"
+                case .ready: "ready"
+                }
             return ["core": .string(connection.address.description), "phase": .string(phase), "apps": .int(Int64(hmi.apps.count))]
         }
         router.get("apps") { _, _ -> SDLJSON in
@@ -74,7 +76,9 @@ public struct HMIControlRoutes: ControlRoutes {
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let appID = try routes.app(context).appID
             let body = try await SimulatorControlRoutes.body(request, allowed: ["hmiLevel"])
-            guard let level = try SimulatorControlRoutes.string(body, "hmiLevel") else { throw HTTPProblem.invalidBody("hmiLevel is required") }
+            guard let level = try SimulatorControlRoutes.string(body, "hmiLevel") else {
+                throw HTTPProblem.invalidBody("hmiLevel is required")
+            }
             try await Self.perform(connection) { hmi throws(HMIError) in try hmi.setHMILevel(appID: appID, level) }
             return try Self.app(appID, connection).json
         }
@@ -84,16 +88,21 @@ public struct HMIControlRoutes: ControlRoutes {
             let body = try await SimulatorControlRoutes.body(request, optional: true, allowed: ["triggerSource"])
             let source = try SimulatorControlRoutes.string(body, "triggerSource") ?? "MENU"
             guard source == "MENU" || source == "VR" else { throw HTTPProblem.invalidBody("triggerSource is MENU or VR") }
-            try await Self.perform(connection) { hmi throws(HMIError) in try hmi.triggerCommand(appID: appID, commandID: commandID, voice: source == "VR") }
+            try await Self.perform(connection) { hmi throws(HMIError) in
+                try hmi.triggerCommand(appID: appID, commandID: commandID, voice: source == "VR")
+            }
             return ["appID": .int(appID), "cmdID": .int(commandID), "triggerSource": .string(source)]
         }
         router.post("apps/:appID/interaction") { request, context -> SDLJSON in
             let (appID, gatewayApps) = try routes.app(context)
-            let body = try await SimulatorControlRoutes.body(request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
+            let body = try await SimulatorControlRoutes.body(
+                request, allowed: ["choiceID", "sliderPosition", "result", "triggerSource", "text"])
             let choice = try ControlID.from(body, "choiceID")
             let answer = InteractionAnswer(
-                choiceID: try choice.map { try routes.names.number($0, .choice, gatewayApps: gatewayApps) }, sliderPosition: try ControlBody.sliderPosition(body),
-                resultCode: try SimulatorControlRoutes.string(body, "result"), triggerSource: try SimulatorControlRoutes.string(body, "triggerSource"),
+                choiceID: try choice.map { try routes.names.number($0, .choice, gatewayApps: gatewayApps) },
+                sliderPosition: try ControlBody.sliderPosition(body),
+                resultCode: try SimulatorControlRoutes.string(body, "result"),
+                triggerSource: try SimulatorControlRoutes.string(body, "triggerSource"),
                 manualTextEntry: try SimulatorControlRoutes.string(body, "text")
             )
             let sent = try await Self.perform(connection) { hmi throws(HMIError) in try hmi.answerInteraction(appID: appID, answer) }
@@ -101,11 +110,14 @@ public struct HMIControlRoutes: ControlRoutes {
         }
         router.post("buttons/:name/press") { request, context -> SDLJSON in
             let name = try context.parameters.decoded("name")
-            let body = try await SimulatorControlRoutes.body(request, optional: true, allowed: ["mode", "appID", "softButtonID", "customButtonID"])
+            let body = try await SimulatorControlRoutes.body(
+                request, optional: true, allowed: ["mode", "appID", "softButtonID", "customButtonID"])
             let mode = try SimulatorControlRoutes.string(body, "mode") ?? "SHORT"
             let app = try ControlBody.appName(body, "appID").map { try routes.app(named: $0) }
             let appID = app?.appID
-            let customButtonID = try ControlBody.softButton(body).map { try routes.names.softButtonNumber($0, gatewayApps: app?.gatewayApps) }
+            let customButtonID = try ControlBody.softButton(body).map {
+                try routes.names.softButtonNumber($0, gatewayApps: app?.gatewayApps)
+            }
             try await Self.perform(connection) { hmi throws(HMIError) in
                 try hmi.pressButton(name, mode: mode, appID: appID, customButtonID: customButtonID)
             }
@@ -137,22 +149,30 @@ public struct HMIControlRoutes: ControlRoutes {
 
     static func app(_ appID: Int64, _ connection: HMIConnection) throws -> HeadlessHMI.App {
         guard let app = connection.snapshot.apps[appID] else {
-            throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: "Core has registered no app with HMI id \(appID)")
+            throw HTTPProblem(
+                status: .notFound, code: "app-not-found", title: "No such app", detail: "Core has registered no app with HMI id \(appID)")
         }
         return app
     }
 
     /// Applies `change` and returns what was sent to Core; HMIError as problems.
     @discardableResult
-    static func perform(_ connection: HMIConnection, _ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]) async throws -> [HMIMessage] {
+    static func perform(
+        _ connection: HMIConnection, _ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]
+    ) async throws -> [HMIMessage] {
         do {
             return try await connection.perform(change)
         } catch let error as HMIError {
             switch error.code {
             case .unknownApp: throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: error.detail)
-            case .noOpenInteraction: throw HTTPProblem(status: .conflict, code: "no-open-interaction", title: "Nothing to answer", detail: error.detail)
-            case .connectionFailed: throw HTTPProblem(status: .serviceUnavailable, code: "not-connected", title: "SDL Core is not connected", detail: error.detail)
-            default: throw HTTPProblem(status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed", detail: error.detail)
+            case .noOpenInteraction:
+                throw HTTPProblem(status: .conflict, code: "no-open-interaction", title: "Nothing to answer", detail: error.detail)
+            case .connectionFailed:
+                throw HTTPProblem(
+                    status: .serviceUnavailable, code: "not-connected", title: "SDL Core is not connected", detail: error.detail)
+            default:
+                throw HTTPProblem(
+                    status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed", detail: error.detail)
             }
         }
     }

@@ -23,7 +23,8 @@ enum HMIFileReader {
     /// `readBytes`; a `file-unreadable` problem naming why when it cannot be read here.
     static func read(_ path: String, readBytes: Bool) async throws -> File {
         do {
-            return try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path), options: .init(followSymbolicLinks: false)) { handle in
+            return try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path), options: .init(followSymbolicLinks: false)) {
+                handle in
                 let info = try await handle.info()
                 guard info.type == .regular else { throw unreadable(path, "it is not a regular file") }
                 guard info.size <= maximumSize else {
@@ -33,12 +34,13 @@ enum HMIFileReader {
                 return File(bytes: bytes, size: Int64(bytes?.readableBytes ?? Int(info.size)), etag: etag(info, path: path))
             }
         } catch let error as FileSystemError {
-            let reason = switch error.code {
-            case .notFound: "no such file here"
-            case .permissionDenied: "permission denied"
-            case .invalidArgument: "the path is a symbolic link or not a file"
-            default: "\(error.code)"
-            }
+            let reason =
+                switch error.code {
+                case .notFound: "no such file here"
+                case .permissionDenied: "permission denied"
+                case .invalidArgument: "the path is a symbolic link or not a file"
+                default: "\(error.code)"
+                }
             throw unreadable(path, reason)
         }
     }

@@ -56,14 +56,17 @@ extension SimulatorControlRoutes {
         guard file.isComplete else {
             throw HTTPProblem(
                 status: .conflict, code: "file-incomplete", title: "The file is still being uploaded",
-                detail: "\(name) has \(file.size) of its \(file.declaredLength ?? file.size) bytes: the app's chunked PutFile has not finished; ask again once it has"
+                detail:
+                    "\(name) has \(file.size) of its \(file.declaredLength ?? file.size) bytes: the app's chunked PutFile has not finished; ask again once it has"
             )
         }
         var headers = HTTPFields()
         headers[.contentSecurityPolicy] = "sandbox"
-        headers[.contentDisposition] = "inline; filename*=UTF-8''" + PercentEncoding.encode(name, keeping: PercentEncoding.attributeCharacters)
+        headers[.contentDisposition] =
+            "inline; filename*=UTF-8''" + PercentEncoding.encode(name, keeping: PercentEncoding.attributeCharacters)
         return StoredBytesAnswer.response(
-            file.bytes, size: file.size, contentType: mediaTypes[file.fileType] ?? "application/octet-stream", etag: file.entityTag, request: request, headers: headers
+            file.bytes, size: file.size, contentType: mediaTypes[file.fileType] ?? "application/octet-stream", etag: file.entityTag,
+            request: request, headers: headers
         )
     }
 }

@@ -16,7 +16,8 @@ extension SimulatorControlRoutes {
         case (let direct?, let viaGateway?) where direct != viaGateway:
             throw HTTPProblem(
                 status: .badRequest, code: "ambiguous-name", title: "The name is ambiguous",
-                detail: "\(named) is the SDL appID of one app and the gateway's app id of the app with SDL appID \(viaGateway): name it by its SDL appID"
+                detail:
+                    "\(named) is the SDL appID of one app and the gateway's app id of the app with SDL appID \(viaGateway): name it by its SDL appID"
             )
         case (let direct?, _):
             return (direct, names.gatewayApps(named: named, sdlAppID: direct))

@@ -27,15 +27,16 @@ public struct SimulatorControlRoutes: ControlRoutes {
 
     /// Every operation, with its path relative to where the routes are mounted; tests check it
     /// against the routes and `openapi.yaml`.
-    public static let operations: [APIOperation] = [
-        APIOperation("GET", "apps"), APIOperation("GET", "apps/{appID}"), APIOperation("PUT", "apps/{appID}/hmi"),
-        APIOperation("GET", "apps/{appID}/screen"), APIOperation("POST", "apps/{appID}/commands/{cmdID}"),
-        APIOperation("POST", "apps/{appID}/interaction"), APIOperation("POST", "buttons/{name}/press"),
-        APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
-        APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
-        APIOperation("GET", "log", query: ["limit"]), APIOperation("GET", "faults"), APIOperation("POST", "faults"),
-        APIOperation("DELETE", "faults"), APIOperation("POST", "restart"), APIOperation("GET", "feed"), APIOperation("PUT", "feed"),
-    ] + fileOperations
+    public static let operations: [APIOperation] =
+        [
+            APIOperation("GET", "apps"), APIOperation("GET", "apps/{appID}"), APIOperation("PUT", "apps/{appID}/hmi"),
+            APIOperation("GET", "apps/{appID}/screen"), APIOperation("POST", "apps/{appID}/commands/{cmdID}"),
+            APIOperation("POST", "apps/{appID}/interaction"), APIOperation("POST", "buttons/{name}/press"),
+            APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
+            APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
+            APIOperation("GET", "log", query: ["limit"]), APIOperation("GET", "faults"), APIOperation("POST", "faults"),
+            APIOperation("DELETE", "faults"), APIOperation("POST", "restart"), APIOperation("GET", "feed"), APIOperation("PUT", "feed"),
+        ] + fileOperations
 
     /// Adds the routes to `router` (a router or a group such as `router.group("v1/simulator")`).
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
@@ -44,7 +45,8 @@ public struct SimulatorControlRoutes: ControlRoutes {
         }
         router.get("apps/:appID") { _, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
-            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(resolveApp(named, in: unit).appID).json }, []) }
+            return try simulator.perform { unit, _ in (try Self.control { try unit.requireApp(resolveApp(named, in: unit).appID).json }, [])
+            }
         }
         addFileRoutes(to: router)
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
@@ -55,7 +57,9 @@ public struct SimulatorControlRoutes: ControlRoutes {
             let systemContext = try Self.string(body, "systemContext")
             return try simulator.perform { unit, now in
                 let appID = try resolveApp(named, in: unit).appID
-                let actions = try Self.control { try unit.setHMI(appID: appID, hmiLevel: level, audioStreamingState: audio, systemContext: systemContext, now: now) }
+                let actions = try Self.control {
+                    try unit.setHMI(appID: appID, hmiLevel: level, audioStreamingState: audio, systemContext: systemContext, now: now)
+                }
                 return (try Self.control { try unit.requireApp(appID).json }, actions)
             }
         }
@@ -84,7 +88,9 @@ public struct SimulatorControlRoutes: ControlRoutes {
             return try simulator.perform { unit, now in
                 let (appID, gatewayApps) = try resolveApp(named, in: unit)
                 let commandID = try names.number(command, .command, gatewayApps: gatewayApps)
-                let actions = try Self.control { try unit.triggerCommand(appID: appID, commandID: commandID, triggerSource: source, now: now) }
+                let actions = try Self.control {
+                    try unit.triggerCommand(appID: appID, commandID: commandID, triggerSource: source, now: now)
+                }
                 return (["appID": .string(appID), "cmdID": .int(commandID), "triggerSource": .string(source)], actions)
             }
         }
@@ -115,7 +121,9 @@ public struct SimulatorControlRoutes: ControlRoutes {
                 let app = try named.map { try resolveApp($0, in: unit) }
                 let appID = app?.appID
                 let softButtonID = try button.map { try names.softButtonNumber($0, gatewayApps: app?.gatewayApps) }
-                let (notified, actions) = try Self.control { try unit.pressButton(name, mode: mode, appID: appID, softButtonID: softButtonID, now: now) }
+                let (notified, actions) = try Self.control {
+                    try unit.pressButton(name, mode: mode, appID: appID, softButtonID: softButtonID, now: now)
+                }
                 return (["button": .string(name), "mode": .string(mode), "notified": .array(notified.map { .string($0) })], actions)
             }
         }
@@ -143,7 +151,9 @@ public struct SimulatorControlRoutes: ControlRoutes {
         router.get("log") { request, _ -> SDLJSON in
             let values = request.uri.queryParameters.getAll("limit")
             guard values.count <= 1, let limit = values.first.map({ Int($0) }) ?? 200, (0...10_000).contains(limit) else {
-                throw HTTPProblem(status: .badRequest, code: "invalid-query", title: "A query value is not valid", detail: "limit must be one integer 0...10000")
+                throw HTTPProblem(
+                    status: .badRequest, code: "invalid-query", title: "A query value is not valid",
+                    detail: "limit must be one integer 0...10000")
             }
             let entries = simulator.snapshot.log.entries.suffix(limit)
             return .array(entries.map(\.json))
@@ -152,7 +162,8 @@ public struct SimulatorControlRoutes: ControlRoutes {
             .array(simulator.snapshot.faults.faults.map(\.json))
         }
         router.post("faults") { request, _ -> Response in
-            let body = try await Self.body(request, allowed: ["function", "delayMs", "resultCode", "hang", "dropConnection", "malformedFrame", "burst"])
+            let body = try await Self.body(
+                request, allowed: ["function", "delayMs", "resultCode", "hang", "dropConnection", "malformedFrame", "burst"])
             let function = try Self.string(body, "function")
             if let delay = try Self.int(body, "delayMs"), !(0...Self.maximumFaultDelay).contains(delay) {
                 throw HTTPProblem.invalidBody("delayMs must be 0...\(Self.maximumFaultDelay)")
@@ -161,12 +172,15 @@ public struct SimulatorControlRoutes: ControlRoutes {
             try simulator.perform { unit, now in
                 var actions: [HeadUnitAction] = []
                 if let burstValue = body["burst"] {
-                    guard case .object(let burst) = burstValue, let name = burst["notification"]?.stringValue, let count = burst["count"]?.intValue,
+                    guard case .object(let burst) = burstValue, let name = burst["notification"]?.stringValue,
+                        let count = burst["count"]?.intValue,
                         burst["appID"] == nil || burst["appID"]?.stringValue != nil,
                         burst["params"] == nil || burst["params"]?.objectValue != nil,
                         burst["ratePerSecond"] == nil || burst["ratePerSecond"]?.doubleValue != nil
                     else {
-                        throw HTTPProblem.invalidBody("burst needs notification (string) and count (integer); appID is a string, params an object, ratePerSecond a number")
+                        throw HTTPProblem.invalidBody(
+                            "burst needs notification (string) and count (integer); appID is a string, params an object, ratePerSecond a number"
+                        )
                     }
                     let appID = try burst["appID"]?.stringValue.map { try resolveApp($0, in: unit).appID }
                     actions = try Self.control {

@@ -20,7 +20,8 @@ public struct SimulatorService: Service {
     }
 
     /// A simulator on TCP at `host:port`.
-    public init(simulator: SimulatedHeadUnit, host: String, port: Int, onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }) {
+    public init(simulator: SimulatedHeadUnit, host: String, port: Int, onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in })
+    {
         self.init(simulator: simulator, listeners: [.tcp(host: host, port: port)]) { addresses in
             addresses.first.map(onListening)
         }

@@ -79,7 +79,9 @@ public struct FakeCoreHMI: Sendable {
     public func serveOne(_ body: (inout Connection, [String]) async throws -> Void) async throws {
         try await server.executeThenClose { accepted in
             var connections = accepted.makeAsyncIterator()
-            guard let first = try await connections.next(), let channel = try await SDLWebSocketServer.upgraded(first) else { throw Closed() }
+            guard let first = try await connections.next(), let channel = try await SDLWebSocketServer.upgraded(first) else {
+                throw Closed()
+            }
             try await channel.executeThenClose { inbound, outbound in
                 var connection = Connection(inbound: inbound.makeAsyncIterator(), outbound: outbound)
                 let components = try await connection.handshake()

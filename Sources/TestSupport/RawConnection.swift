@@ -46,7 +46,9 @@ public struct RawConnection: Sendable {
     }
 
     /// The header lines of a WebSocket upgrade.
-    public static let webSocketUpgrade = ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="]
+    public static let webSocketUpgrade = [
+        "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    ]
 
     /// Sends `request` and reads everything until the server closes the connection: what was
     /// read, or nil when the server kept it open for `limit` (the connection is closed then).
@@ -66,7 +68,9 @@ public struct RawConnection: Sendable {
 
     /// Runs `body` on this connection; nil, and the connection closed, when it has not returned
     /// within `limit`: a server that neither answers nor closes ends the wait, not the test run.
-    public func within<Result: Sendable>(_ limit: Duration, _ body: @escaping @Sendable (RawConnection) async throws -> Result) async throws -> Result? {
+    public func within<Result: Sendable>(
+        _ limit: Duration, _ body: @escaping @Sendable (RawConnection) async throws -> Result
+    ) async throws -> Result? {
         try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask { try await body(self) }
             group.addTask {

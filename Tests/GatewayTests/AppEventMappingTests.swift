@@ -20,7 +20,8 @@ struct AppEventMappingTests {
 
     @Test("An audio chunk is an audioPassThru event with its bytes as base64 and beside it; its start and end are no events")
     func audioPassThru() {
-        let recording = SDLAudioPassThruRecording(correlationID: 7, format: SDLAudioFormat(samplingRate: "8KHZ", bitsPerSample: "8_BIT", audioType: "PCM"))
+        let recording = SDLAudioPassThruRecording(
+            correlationID: 7, format: SDLAudioFormat(samplingRate: "8KHZ", bitsPerSample: "8_BIT", audioType: "PCM"))
         let chunk = AppEventMapping.map(.app(.audioPassThru(.chunk(recording, index: 3, audio: ByteBuffer(bytes: [0x80, 0x81, 0xFF])))))
         #expect(chunk?.type == "audioPassThru")
         #expect(

@@ -57,7 +57,8 @@ struct AudioPassThruTests {
     /// `GET …/last.wav` on its own connection, for while the test client holds a WebSocket open.
     static func lastWAV(port: Int?, app: String = "demo") async throws -> (HTTPResponse.Status, String?, ByteBuffer) {
         let port = try #require(port)
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/apps/\(app)/audio-pass-thru/last.wav"), timeout: .seconds(20))
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/apps/\(app)/audio-pass-thru/last.wav"), timeout: .seconds(20))
         let body = try await response.body.collect(upTo: 64 << 20)
         return (HTTPResponse.Status(code: Int(response.status.code)), response.headers.first(name: "SDL-Recording-State"), body)
     }
@@ -69,7 +70,8 @@ struct AudioPassThruTests {
 
     /// Subscribes (a filter change, answered once the client is subscribed) so that no chunk
     /// can come before the subscription.
-    static func subscribed(_ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter) async throws {
+    static func subscribed(_ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter) async throws
+    {
         try await outbound.write(.text(#"{"filter":{"types":["audioPassThru"]}}"#))
         _ = try await LiveEventTests.read(&messages) { $0["filter"] != nil }
     }
@@ -141,7 +143,8 @@ struct AudioPassThruTests {
             _ = try await client.ws("/v1/apps/demo/events?types=audioPassThru&audio=binary") { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 try await Self.subscribed(&messages, outbound)
-                async let answer = Self.post(port: client.port, "/v1/apps/demo/audio-pass-thru", ["seconds": 1, "samplingRate": "8KHZ", "bitsPerSample": "8_BIT"])
+                async let answer = Self.post(
+                    port: client.port, "/v1/apps/demo/audio-pass-thru", ["seconds": 1, "samplingRate": "8KHZ", "bitsPerSample": "8_BIT"])
                 let eightBit = AudioPassThruTone(sampleRate: 8000, bytesPerSample: 1)
                 var header: SDLJSON?
                 var received = 0
@@ -256,10 +259,12 @@ struct AudioPassThruTests {
             #expect(try await Self.post(client, "/v1/apps/nobody/audio-pass-thru", [:]).0 == .notFound)
             let (missing, _, _) = try await Self.lastWAV(client, app: "nobody")
             #expect(missing == .notFound)
-            try await client.execute(uri: "/v1/apps/demo/events?audio=binary", method: .get, headers: [.accept: "text/event-stream"]) { response in
+            try await client.execute(uri: "/v1/apps/demo/events?audio=binary", method: .get, headers: [.accept: "text/event-stream"]) {
+                response in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(uri: "/v1/apps/demo/events?audio=mp3", method: .get, headers: [.accept: "text/event-stream"]) { response in
+            try await client.execute(uri: "/v1/apps/demo/events?audio=mp3", method: .get, headers: [.accept: "text/event-stream"]) {
+                response in
                 #expect(response.status == .badRequest)
             }
         }
@@ -275,7 +280,9 @@ struct AudioPassThruTests {
             try await client.execute(uri: "/v1/apps/demo/audio-pass-thru", method: .post, headers: headers, body: H.json([:])) { response in
                 #expect(response.status == .forbidden)
             }
-            try await client.execute(uri: "/v1/apps/demo/audio-pass-thru/last.wav", method: .get, headers: [.authorization: "Bearer reader"]) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/audio-pass-thru/last.wav", method: .get, headers: [.authorization: "Bearer reader"]
+            ) { response in
                 #expect(response.status == .notFound, "allowed, and nothing recorded")
             }
             try await client.execute(uri: "/v1/apps/demo/audio-pass-thru/last.wav", method: .get) { response in

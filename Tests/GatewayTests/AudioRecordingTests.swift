@@ -36,7 +36,8 @@ struct AudioRecordingTests {
         #expect(recording.json["resultCode"] == "SUCCESS", "the first end stands")
     }
 
-    @Test("The recorder: a refused request leaves the last recording; audio of another request is not mixed in; a waiter gets the ended one")
+    @Test(
+        "The recorder: a refused request leaves the last recording; audio of another request is not mixed in; a waiter gets the ended one")
     func recorder() async {
         let recorder = AudioRecorder(limit: 1 << 20)
         let first = SDLAudioPassThruRecording(correlationID: 1, format: Self.format)
@@ -63,7 +64,8 @@ struct AudioRecordingTests {
     @Test("The body of POST …/audio-pass-thru: defaults, seconds for maxDuration")
     func parameters() throws {
         let parameters = try AudioRoutes.parameters(["seconds": 1.5, "muteAudio": true])
-        #expect(parameters == ["samplingRate": "16KHZ", "bitsPerSample": "16_BIT", "audioType": "PCM", "maxDuration": 1500, "muteAudio": true])
+        #expect(
+            parameters == ["samplingRate": "16KHZ", "bitsPerSample": "16_BIT", "audioType": "PCM", "maxDuration": 1500, "muteAudio": true])
         #expect(try AudioRoutes.parameters([:])["maxDuration"] == 5000)
         #expect(throws: GatewayError.self) { try AudioRoutes.parameters(["seconds": "two"]) }
         #expect(throws: GatewayError.self) { try AudioRoutes.parameters(["seconds": 1001]) }

@@ -45,14 +45,18 @@ struct AuthTests {
 
     static let openOperations: Set<String> = ["GET /v1/health", "GET /openapi.yaml", "GET /"]
 
-    @Test("Every operation of openapi.yaml: no token → 401, read token on a control operation → 403, control token → allowed; only health and static files are open")
+    @Test(
+        "Every operation of openapi.yaml: no token → 401, read token on a control operation → 403, control token → allowed; only health and static files are open"
+    )
     func everyOperation() async throws {
         let document = try String(contentsOf: OpenAPIContractTests.document, encoding: .utf8)
         let operations = OpenAPIOperations.parse(document)
         try await H.withGateway(Self.tokens()) { client, _, _ in
             try await H.createApp(client, headers: Self.bearerController)
             // DELETE /v1/apps/{id} last, so the app is there for the others.
-            for operation in operations.sorted(by: { ($0.method == "DELETE" ? 1 : 0, $0.description) < ($1.method == "DELETE" ? 1 : 0, $1.description) }) {
+            for operation in operations.sorted(by: {
+                ($0.method == "DELETE" ? 1 : 0, $0.description) < ($1.method == "DELETE" ? 1 : 0, $1.description)
+            }) {
                 let method = HTTPRequest.Method(operation.method)!
                 let path = Self.concretePath(operation.path)
                 let access = AccessPolicy.required(method: method, path: path)
@@ -75,7 +79,10 @@ struct AuthTests {
                 if access != .open {
                     // The router skips empty segments: these reach the same operation, so they need the same token.
                     for variant in ["/" + path, path.replacingOccurrences(of: "/v1/", with: "/v1//"), path + "/", "//" + path + "//"] {
-                        let status = try await client.execute(uri: variant, method: method, headers: [.contentType: "application/json"], body: method == .get ? nil : ByteBuffer(string: "{}")) { $0.status }
+                        let status = try await client.execute(
+                            uri: variant, method: method, headers: [.contentType: "application/json"],
+                            body: method == .get ? nil : ByteBuffer(string: "{}")
+                        ) { $0.status }
                         #expect(status == .unauthorized, "\(operation.method) \(variant) without a token: \(status)")
                     }
                 }
@@ -88,7 +95,9 @@ struct AuthTests {
                     #expect(read != .unauthorized && read != .forbidden, "\(name) with a read token: \(read)")
                 }
                 let (control, controlProblem) = try await send(Self.bearerController)
-                #expect(control != .unauthorized && controlProblem != "forbidden", "\(name) with a control token: \(control) \(controlProblem ?? "")")
+                #expect(
+                    control != .unauthorized && controlProblem != "forbidden",
+                    "\(name) with a control token: \(control) \(controlProblem ?? "")")
             }
         }
     }
@@ -111,7 +120,9 @@ struct AuthTests {
             try await H.createApp(client, headers: Self.bearerController)
             let showsBefore = simulator.snapshot.log.entries.filter { $0.function == "Show" }.count
             for (token, expected) in [(Self.reader, 403), (Self.controller, 200)] {
-                _ = try await client.ws("/v1/apps/demo/events?types=connection", configuration: .init(additionalHeaders: [.authorization: "Bearer \(token)"])) { inbound, outbound, _ in
+                _ = try await client.ws(
+                    "/v1/apps/demo/events?types=connection", configuration: .init(additionalHeaders: [.authorization: "Bearer \(token)"])
+                ) { inbound, outbound, _ in
                     var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                     try await outbound.write(.text(#"{"id":"c1","function":"Show","params":{"mainField1":"from a socket"}}"#))
                     let reply = try await LiveEventTests.read(&messages) { $0["id"] == "c1" }.last
@@ -125,25 +136,33 @@ struct AuthTests {
                     }
                 }
                 if expected == 403 {
-                    #expect(simulator.snapshot.log.entries.filter { $0.function == "Show" }.count == showsBefore, "a read token's RPC reached the head unit")
+                    #expect(
+                        simulator.snapshot.log.entries.filter { $0.function == "Show" }.count == showsBefore,
+                        "a read token's RPC reached the head unit")
                 }
             }
-            #expect(simulator.snapshot.log.entries.filter { $0.function == "Show" }.count == showsBefore + 2, "the control token's Show: request and response")
+            #expect(
+                simulator.snapshot.log.entries.filter { $0.function == "Show" }.count == showsBefore + 2,
+                "the control token's Show: request and response")
         }
     }
 
-    @Test("A browser's WebSocket: the token as subprotocol bearer.<token>; the 101 selects sdl-gateway.v1 and never echoes the token; a wrong one is refused")
+    @Test(
+        "A browser's WebSocket: the token as subprotocol bearer.<token>; the 101 selects sdl-gateway.v1 and never echoes the token; a wrong one is refused"
+    )
     func subprotocol() async throws {
         try await H.withGateway(Self.tokens(), mode: .live) { client, _, _ in
             try await H.createApp(client, headers: Self.bearerController)
             let port = try #require(client.port)
             let offer = "Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.\(Self.controller)"
-            let head = try await RawConnection.exchange(port: port, RawConnection.get("/v1/apps/demo/events", RawConnection.webSocketUpgrade + [offer]), until: "\r\n\r\n")
+            let head = try await RawConnection.exchange(
+                port: port, RawConnection.get("/v1/apps/demo/events", RawConnection.webSocketUpgrade + [offer]), until: "\r\n\r\n")
             #expect(head.hasPrefix("HTTP/1.1 101"), "\(head)")
             #expect(head.lowercased().contains("sec-websocket-protocol: sdl-gateway.v1\r\n"))
             #expect(!head.contains(Self.controller), "the token was echoed")
             let wrong = "Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.not-the-token"
-            let refused = try await RawConnection.exchange(port: port, RawConnection.get("/v1/apps/demo/events", RawConnection.webSocketUpgrade + [wrong]), until: "}")
+            let refused = try await RawConnection.exchange(
+                port: port, RawConnection.get("/v1/apps/demo/events", RawConnection.webSocketUpgrade + [wrong]), until: "}")
             // The 401 problem, as over HTTP (it was Hummingbird's bare 400).
             #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
             #expect(refused.contains("urn:sdl-gateway:problem:unauthorized"), "\(refused)")
@@ -151,7 +170,8 @@ struct AuthTests {
 
             // The subprotocol's RPC runs with the token's scope.
             let headers: HTTPFields = [.secWebSocketProtocol: "sdl-gateway.v1, bearer.\(Self.reader)"]
-            _ = try await client.ws("/v1/apps/demo/events?types=connection", configuration: .init(additionalHeaders: headers)) { inbound, outbound, _ in
+            _ = try await client.ws("/v1/apps/demo/events?types=connection", configuration: .init(additionalHeaders: headers)) {
+                inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 try await outbound.write(.text(#"{"id":"r1","function":"Show","params":{"mainField1":"x"}}"#))
                 let reply = try await LiveEventTests.read(&messages) { $0["id"] == "r1" }.last
@@ -160,7 +180,9 @@ struct AuthTests {
         }
     }
 
-    @Test("Tickets: POST /v1/tickets with any token; single use on SSE and WebSocket; the ticket carries the token's scope; refused elsewhere")
+    @Test(
+        "Tickets: POST /v1/tickets with any token; single use on SSE and WebSocket; the ticket carries the token's scope; refused elsewhere"
+    )
     func tickets() async throws {
         try await H.withGateway(Self.tokens(), mode: .live) { client, _, _ in
             try await H.createApp(client, headers: Self.bearerController)
@@ -183,7 +205,8 @@ struct AuthTests {
             #expect(again.hasPrefix("HTTP/1.1 401"), "a ticket works once: \(again)")
             // Not a credential for anything but the event streams.
             let other = try await ticket(Self.bearerController)
-            try await client.execute(uri: "/v1/apps?ticket=\(other)", method: .get) { response in #expect(response.status == .unauthorized) }
+            try await client.execute(uri: "/v1/apps?ticket=\(other)", method: .get) { response in #expect(response.status == .unauthorized)
+            }
             // A WebSocket with a read ticket: events yes, RPCs no.
             let ws = try await ticket(Self.bearerReader)
             _ = try await client.ws("/v1/apps/demo/events?types=connection&ticket=\(ws)") { inbound, outbound, _ in
@@ -192,7 +215,8 @@ struct AuthTests {
                 let reply = try await LiveEventTests.read(&messages) { $0["id"] == "t1" }.last
                 #expect(reply?["status"] == 403)
             }
-            let reused = try await RawConnection.exchange(port: port, RawConnection.get("/v1/apps/demo/events?ticket=\(ws)", RawConnection.webSocketUpgrade), until: "\r\n\r\n")
+            let reused = try await RawConnection.exchange(
+                port: port, RawConnection.get("/v1/apps/demo/events?ticket=\(ws)", RawConnection.webSocketUpgrade), until: "\r\n\r\n")
             #expect(reused.hasPrefix("HTTP/1.1 401"), "a refused upgrade: \(reused)")
         }
     }
@@ -222,9 +246,13 @@ struct AuthTests {
             let port = try #require(client.port)
             var statuses: [HTTPResponse.Status] = []
             for _ in 0..<2 {
-                try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer guess-\(UUID())"]) { statuses.append($0.status) }
+                try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer guess-\(UUID())"]) {
+                    statuses.append($0.status)
+                }
             }
-            let upgrade = try await RawConnection.exchange(port: port, RawConnection.get("/v1/events", RawConnection.webSocketUpgrade + ["Authorization: Bearer guess-ws"]), until: "\r\n\r\n")
+            let upgrade = try await RawConnection.exchange(
+                port: port, RawConnection.get("/v1/events", RawConnection.webSocketUpgrade + ["Authorization: Bearer guess-ws"]),
+                until: "\r\n\r\n")
             #expect(upgrade.hasPrefix("HTTP/1.1 401"), "a refused upgrade (the failure counts): \(upgrade)")
             // The budget (3, refilled at one per 20 s) is spent: guessing on gets 429. However slow
             // the machine, 20 more guesses outrun the refill.
@@ -263,7 +291,9 @@ struct AuthTests {
 @Suite("Auth: credentials from headers, subprotocols and tickets; nothing secret in logs", .timeLimit(.minutes(1)))
 struct CredentialTests {
     static func request(_ path: String, _ headers: HTTPFields = [:]) -> Request {
-        Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: path, headerFields: headers), body: .init(buffer: ByteBuffer()))
+        Request(
+            head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: path, headerFields: headers),
+            body: .init(buffer: ByteBuffer()))
     }
 
     @Test("The Authorization header wins, then a bearer. subprotocol, then ?ticket=")
@@ -272,7 +302,9 @@ struct CredentialTests {
         #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "Bearer  abc"])) == C.token("abc"))
         #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "Basic abc"])) == C.otherScheme("Basic"))
         #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "abc"])) == C.otherScheme("abc"))
-        #expect(Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "tok-1:x y"])) == C.token(""), "not a scheme's name: never echoed")
+        #expect(
+            Authenticator.credential(of: Self.request("/v1/apps", [.authorization: "tok-1:x y"])) == C.token(""),
+            "not a scheme's name: never echoed")
         // Another scheme is named as such, not called a bad bearer token (issue 30, item 15).
         let authenticator = Authenticator(tokens: ["tok-12345": .read])
         #expect {
@@ -281,7 +313,9 @@ struct CredentialTests {
             let detail = (error as? GatewayError)?.detail ?? ""
             return detail.contains("Authorization: Basic is not accepted") && detail.contains("Bearer") && !detail.contains("dXNlcjpwYXNz")
         }
-        #expect(Authenticator.credential(of: Self.request("/v1/events", [.secWebSocketProtocol: "sdl-gateway.v1, bearer.tok-1"])) == C.token("tok-1"))
+        #expect(
+            Authenticator.credential(of: Self.request("/v1/events", [.secWebSocketProtocol: "sdl-gateway.v1, bearer.tok-1"]))
+                == C.token("tok-1"))
         #expect(Authenticator.credential(of: Self.request("/v1/events", [.secWebSocketProtocol: "sdl-gateway.v1"])) == nil)
         #expect(Authenticator.credential(of: Self.request("/v1/events?ticket=abc")) == C.ticket("abc"))
         #expect(Authenticator.credential(of: Self.request("/v1/events?ticket=abc", [.authorization: "Bearer t"])) == C.token("t"))

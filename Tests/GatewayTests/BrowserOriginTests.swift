@@ -37,13 +37,17 @@ struct BrowserOriginTests {
         #expect(!BrowserOriginRule.isLoopback(host: "127.example.com") && !BrowserOriginRule.isLoopback(host: "10.0.0.1"))
     }
 
-    @Test("Without tokens: a POST from another page (a form's content type, no preflight) is 403 origin-not-allowed and never reaches the head unit; the gateway's own page and CORS origins pass")
+    @Test(
+        "Without tokens: a POST from another page (a form's content type, no preflight) is 403 origin-not-allowed and never reaches the head unit; the gateway's own page and CORS origins pass"
+    )
     func crossSitePost() async throws {
         try await H.withGateway(GatewayConfiguration(corsOrigins: ["http://localhost:3000"])) { client, _, _ in
             try await H.createApp(client)
             let body = ByteBuffer(string: #"{"mainField1":"from a page"}"#)
             let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "http://evil.example"]
-            for (uri, method) in [("/v1/apps/demo/rpc/Show", HTTPRequest.Method.post), ("/v1/apps/demo/vehicle-data", .get), ("/v1/apps/demo", .delete)] {
+            for (uri, method) in [
+                ("/v1/apps/demo/rpc/Show", HTTPRequest.Method.post), ("/v1/apps/demo/vehicle-data", .get), ("/v1/apps/demo", .delete),
+            ] {
                 try await client.execute(uri: uri, method: method, headers: form, body: method == .post ? body : nil) { response in
                     #expect(response.status == .forbidden, "\(method) \(uri)")
                     #expect(response.problemType == "origin-not-allowed")
@@ -52,7 +56,10 @@ struct BrowserOriginTests {
             try await client.execute(uri: "/v1/simulator/log", method: .get) { response in
                 #expect(!String(buffer: response.body).contains(#""function":"Show""#), "a refused Show reached the head unit")
             }
-            try await client.execute(uri: "/v1/apps/demo/rpc/Show", method: .post, headers: [.contentType: "application/json", .origin: "http://localhost:3000"], body: body) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/rpc/Show", method: .post,
+                headers: [.contentType: "application/json", .origin: "http://localhost:3000"], body: body
+            ) { response in
                 #expect(response.status == .ok, "a CORS origin")
             }
         }
@@ -63,18 +70,22 @@ struct BrowserOriginTests {
         try await H.withGateway(GatewayConfiguration(), mode: .live) { client, _, _ in
             let port = try #require(client.port)
             for (host, expected) in [("evil.example:\(port)", "403"), ("127.0.0.1:\(port)", "200"), ("localhost:\(port)", "200")] {
-                let answer = try await RawConnection.exchange(port: port, "GET /v1/apps HTTP/1.1\r\nHost: \(host)\r\n\r\n", until: "\r\n\r\n")
+                let answer = try await RawConnection.exchange(
+                    port: port, "GET /v1/apps HTTP/1.1\r\nHost: \(host)\r\n\r\n", until: "\r\n\r\n")
                 #expect(answer.hasPrefix("HTTP/1.1 \(expected)"), "Host \(host): \(answer)")
                 if expected == "403" { #expect(answer.contains("host-not-allowed")) }
             }
             let origin = try await RawConnection.exchange(
-                port: port, "POST /v1/apps HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", until: "\r\n\r\n"
+                port: port,
+                "POST /v1/apps HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+                until: "\r\n\r\n"
             )
             #expect(!origin.hasPrefix("HTTP/1.1 403"), "the gateway's own page: \(origin)")
         }
         try await H.withGateway(AuthTests.tokens(), mode: .live) { client, _, _ in
             let port = try #require(client.port)
-            let answer = try await RawConnection.exchange(port: port, "GET /v1/health HTTP/1.1\r\nHost: gateway.example\r\n\r\n", until: "\r\n\r\n")
+            let answer = try await RawConnection.exchange(
+                port: port, "GET /v1/health HTTP/1.1\r\nHost: gateway.example\r\n\r\n", until: "\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 200"), "with tokens: \(answer)")
         }
     }
@@ -108,12 +119,15 @@ struct BrowserOriginTests {
         let application = Application(router: SimulatorControlRoutes(simulator: simulator).makeRouter(), server: .boundedHTTP1())
         try await application.test(.live) { client in
             let port = try #require(client.port)
-            let press = "POST /buttons/OK/press HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n"
+            let press =
+                "POST /buttons/OK/press HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n"
             let crossSite = try await RawConnection.exchange(port: port, press + "Origin: http://evil.example\r\n\r\n", until: "\r\n\r\n")
             #expect(crossSite.hasPrefix("HTTP/1.1 403") && crossSite.contains("origin-not-allowed"), "\(crossSite)")
-            let rebound = try await RawConnection.exchange(port: port, "GET /apps HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n", until: "\r\n\r\n")
+            let rebound = try await RawConnection.exchange(
+                port: port, "GET /apps HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n", until: "\r\n\r\n")
             #expect(rebound.hasPrefix("HTTP/1.1 403") && rebound.contains("host-not-allowed"), "\(rebound)")
-            let curl = try await RawConnection.exchange(port: port, "GET /apps HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", until: "\r\n\r\n")
+            let curl = try await RawConnection.exchange(
+                port: port, "GET /apps HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", until: "\r\n\r\n")
             #expect(curl.hasPrefix("HTTP/1.1 200"), "\(curl)")
         }
     }

@@ -20,11 +20,15 @@ struct ConsistentAnswerTests {
     func simulatorOff() async throws {
         let configuration = GatewayConfiguration(port: 0, sessions: .init(defaultCore: SDLTransportAddress.tcp(host: "127.0.0.1", port: 1)))
         // What `serve` without `--simulate` hands the gateway.
-        let off = GatewayRouteGroup.unavailable(path: "v1/simulator", operations: SimulatorControlRoutes.operations, detail: "the simulator is off")
-        let (application, _) = try await buildApplication(configuration, companion: GatewayCompanion(routeGroups: [off]), logger: Logger.test("test"))
+        let off = GatewayRouteGroup.unavailable(
+            path: "v1/simulator", operations: SimulatorControlRoutes.operations, detail: "the simulator is off")
+        let (application, _) = try await buildApplication(
+            configuration, companion: GatewayCompanion(routeGroups: [off]), logger: Logger.test("test"))
         try await application.test(.router) { client in
             for (method, path) in [(HTTPRequest.Method.post, "/v1/simulator/buttons/OK/press"), (.get, "/v1/simulator/apps")] {
-                try await client.execute(uri: path, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { response in
+                try await client.execute(
+                    uri: path, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")
+                ) { response in
                     #expect(response.status == .notFound, "\(method) \(path)")
                     #expect(response.json?["detail"]?.stringValue?.contains("simulator is off") == true)
                 }
@@ -36,7 +40,8 @@ struct ConsistentAnswerTests {
     func webSocketFilterIsChecked() async throws {
         try await GatewayHarness.withGateway(mode: .live) { client, _, _ in
             try await GatewayHarness.createApp(client)
-            try await client.execute(uri: "/v1/apps/demo/events?types=bogus", method: .get, headers: [.accept: "text/event-stream"]) { response in
+            try await client.execute(uri: "/v1/apps/demo/events?types=bogus", method: .get, headers: [.accept: "text/event-stream"]) {
+                response in
                 #expect(response.status == .badRequest)
             }
             _ = try await client.ws("/v1/apps/demo/events?types=connection") { inbound, outbound, _ in
@@ -57,7 +62,9 @@ extension ConsistentAnswerTests {
             try await GatewayHarness.createApp(client)
             try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/NOPE", method: .put) { response in
                 #expect(response.status == .unprocessableContent)
-                #expect(response.json?["issues"]?.arrayValue?.first?.stringValue?.hasPrefix("$.buttonName") == true, "\(String(buffer: response.body))")
+                #expect(
+                    response.json?["issues"]?.arrayValue?.first?.stringValue?.hasPrefix("$.buttonName") == true,
+                    "\(String(buffer: response.body))")
             }
         }
     }
@@ -68,7 +75,8 @@ extension ConsistentAnswerTests {
     func emptyUpload() async throws {
         try await GatewayHarness.withGateway { client, _, _ in
             try await GatewayHarness.createApp(client)
-            try await client.execute(uri: "/v1/apps/demo/files/empty.png", method: .put, headers: [.contentLength: "0"], body: ByteBuffer()) { response in
+            try await client.execute(uri: "/v1/apps/demo/files/empty.png", method: .put, headers: [.contentLength: "0"], body: ByteBuffer())
+            { response in
                 #expect(response.status == .unprocessableContent)
                 #expect(response.problemType == "empty-file")
                 #expect(response.json?["title"] == "The file is empty")
@@ -91,11 +99,14 @@ extension ConsistentAnswerTests {
         }
     }
 
-    @Test("The simulator's routes find an app by its gateway id whether it registered with appID or fullAppID (the head unit knows it by its fullAppID)")
+    @Test(
+        "The simulator's routes find an app by its gateway id whether it registered with appID or fullAppID (the head unit knows it by its fullAppID)"
+    )
     func simulatorRoutesTakeTheGatewayID() async throws {
         try await GatewayHarness.withGateway { client, _, _ in
             let body: SDLJSON = ["id": "radio", "appName": "Radio", "appID": "radio-1", "fullAppID": "radio-full-id"]
-            try await client.execute(uri: "/v1/apps", method: .post, headers: GatewayHarness.jsonHeaders, body: GatewayHarness.json(body)) { response in
+            try await client.execute(uri: "/v1/apps", method: .post, headers: GatewayHarness.jsonHeaders, body: GatewayHarness.json(body)) {
+                response in
                 #expect(response.status == .created)
             }
             try await client.execute(uri: "/v1/simulator/apps/radio", method: .get) { response in

@@ -46,7 +46,9 @@ struct DeclaredControlIDTests {
     func choice() async throws {
         try await H.withGateway(timeScale: 1) { client, _, apps in
             try await H.createApp(client, appID: "demo-app")
-            let (status, body) = try await InteractionRoutesTests.present(client, apps, "interactions", InteractionRoutesTests.stations, context: "HMI_OBSCURED") {
+            let (status, body) = try await InteractionRoutesTests.present(
+                client, apps, "interactions", InteractionRoutesTests.stations, context: "HMI_OBSCURED"
+            ) {
                 let (wrong, problem) = try await Self.post(client, "/v1/simulator/apps/demo/interaction", ["choiceID": "fm9"])
                 #expect(wrong == .unprocessableContent)
                 #expect(problem?["detail"]?.stringValue?.contains("(fm1, fm2)") == true, "\(String(describing: problem))")
@@ -69,7 +71,8 @@ struct DeclaredControlIDTests {
             #expect(shown == .ok)
             let subscription = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["softButton"]))
             defer { subscription.cancel() }
-            let (pressed, body) = try await Self.post(client, "/v1/simulator/buttons/CUSTOM_BUTTON/press", ["appID": "demo", "softButtonID": "play"])
+            let (pressed, body) = try await Self.post(
+                client, "/v1/simulator/buttons/CUSTOM_BUTTON/press", ["appID": "demo", "softButtonID": "play"])
             #expect(pressed == .ok, "\(String(describing: body))")
             #expect(await subscription.queue.next()?.data["id"] == "play")
             let (appless, _) = try await Self.post(client, "/v1/simulator/buttons/CUSTOM_BUTTON/press", ["softButtonID": "play"])
@@ -77,7 +80,8 @@ struct DeclaredControlIDTests {
 
             let alert: SDLJSON = ["text": ["Low fuel"], "softButtons": [["id": "yes", "text": "Yes"], ["id": "no", "text": "No"]]]
             let (status, answer) = try await InteractionRoutesTests.present(client, apps, "alerts", alert, context: "ALERT") {
-                let (press, pressBody) = try await Self.post(client, "/v1/simulator/buttons/CUSTOM_BUTTON/press", ["appID": "demo-app", "softButtonID": "no"])
+                let (press, pressBody) = try await Self.post(
+                    client, "/v1/simulator/buttons/CUSTOM_BUTTON/press", ["appID": "demo-app", "softButtonID": "no"])
                 #expect(press == .ok, "\(String(describing: pressBody))")
             }
             #expect(status == .ok, "\(String(describing: answer))")

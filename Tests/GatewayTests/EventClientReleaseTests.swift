@@ -53,7 +53,9 @@ struct EventClientReleaseTests {
             let port = try #require(client.port)
             let request = RawConnection.get("/v1/apps/demo/events?types=buttonPress", ["Accept: text/event-stream"])
             // Each write is one HTTP chunk: count the comments.
-            let text = try await RawConnection.connect(port: port).exchange(request) { $0.components(separatedBy: ": keep-alive\n\n").count > 2 }
+            let text = try await RawConnection.connect(port: port).exchange(request) {
+                $0.components(separatedBy: ": keep-alive\n\n").count > 2
+            }
             #expect(text.contains(": sdl-gateway events\n\n"))
             #expect(!text.contains("event: "), "the stream was quiet")
         }

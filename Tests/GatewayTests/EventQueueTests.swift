@@ -9,7 +9,9 @@ import Testing
 
 @Suite("Events: client queues, filters and the hub", .timeLimit(.minutes(1)))
 struct EventQueueTests {
-    static func event(_ seq: UInt64, app: String = "demo", type: String = "vehicleData", data: SDLJSON = ["speed": 1, "rpm": 2]) -> GatewayEvent {
+    static func event(
+        _ seq: UInt64, app: String = "demo", type: String = "vehicleData", data: SDLJSON = ["speed": 1, "rpm": 2]
+    ) -> GatewayEvent {
         GatewayEvent(seq: seq, time: Date(timeIntervalSince1970: 0), app: app, type: type, data: data)
     }
 
@@ -90,7 +92,10 @@ struct EventQueueTests {
             switch header.first {
             case nil: expected.append(UInt8(length))
             case 126: expected += [126, UInt8(length >> 8), UInt8(length & 0xFF)]
-            default: expected += [127, 0, 0, 0, 0, UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)]
+            default:
+                expected += [
+                    127, 0, 0, 0, 0, UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF),
+                ]
             }
             #expect(Array(frame.readableBytesView.prefix(expected.count)) == expected)
             #expect(frame.getSlice(at: frame.readerIndex + expected.count, length: length) == json)
@@ -138,7 +143,9 @@ struct EventQueueTests {
         let second = try #require(await trimmed[1].queue.next())
         #expect(first.data == ["speed": 1])
         #expect(first.encodedTextFrame == second.encodedTextFrame)
-        #expect(first.encodedTextFrame.withUnsafeReadableBytes { $0.baseAddress } == second.encodedTextFrame.withUnsafeReadableBytes { $0.baseAddress })
+        #expect(
+            first.encodedTextFrame.withUnsafeReadableBytes { $0.baseAddress }
+                == second.encodedTextFrame.withUnsafeReadableBytes { $0.baseAddress })
     }
 
     @Test("The hub replays since from the ring (after a gap for what it no longer keeps), fans out per app, limits clients")

@@ -31,7 +31,9 @@ struct EventRingTests {
     func replayedData() {
         var ring = EventRing(app: "demo", capacity: 10)
         let data: SDLJSON = [
-            "permissionItem": [["rpcName": "Show", "hmiPermissions": ["allowed": ["FULL", "LIMITED"], "userDisallowed": []], "requireEncryption": false]],
+            "permissionItem": [
+                ["rpcName": "Show", "hmiPermissions": ["allowed": ["FULL", "LIMITED"], "userDisallowed": []], "requireEncryption": false]
+            ],
             "speed": 42.5, "rpm": 800, "name": "ünïcode \"quoted\"", "none": .null,
         ]
         let appended = ring.append(type: "permissions", data: data, time: Self.t0)

@@ -19,18 +19,23 @@ struct EventStreamAuthTests {
 
     /// What a refused upgrade is answered, as read until the server closes.
     static func refusedUpgrade(port: Int, _ path: String, _ header: [String]) async throws -> String {
-        try #require(try await RawConnection.readUntilClosed(port: port, sending: RawConnection.get(path, RawConnection.webSocketUpgrade + header), limit: .seconds(20)))
+        try #require(
+            try await RawConnection.readUntilClosed(
+                port: port, sending: RawConnection.get(path, RawConnection.webSocketUpgrade + header), limit: .seconds(20)))
     }
 
-    @Test("Upgrade: websocket on /v1/apps/{id}/events and /v1/events: no token or a wrong one (header, subprotocol, Basic) → 401 with the problem, before any 101; a read token → 101")
+    @Test(
+        "Upgrade: websocket on /v1/apps/{id}/events and /v1/events: no token or a wrong one (header, subprotocol, Basic) → 401 with the problem, before any 101; a read token → 101"
+    )
     func webSocketUpgrades() async throws {
         try await H.withGateway(AuthTests.tokens(), mode: .live) { client, _, _ in
             try await H.createApp(client, headers: AuthTests.bearerController)
             let port = try #require(client.port)
-            let refused = Self.credentials.filter { !$0.admitted } + [
-                ("a wrong token as subprotocol", ["Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.not-a-token-at-all"], false),
-                ("Basic credentials", ["Authorization: Basic bm90OmF0b2tlbg=="], false),
-            ]
+            let refused =
+                Self.credentials.filter { !$0.admitted } + [
+                    ("a wrong token as subprotocol", ["Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.not-a-token-at-all"], false),
+                    ("Basic credentials", ["Authorization: Basic bm90OmF0b2tlbg=="], false),
+                ]
             for path in ["/v1/apps/demo/events", "/v1/events"] {
                 for (name, header, _) in refused {
                     // Hummingbird answered every refused upgrade with an empty 400.
@@ -42,7 +47,9 @@ struct EventStreamAuthTests {
                     #expect(text.hasSuffix("}") && text.contains("\"type\":\"urn:sdl-gateway:problem:unauthorized\""), "\(text)")
                     #expect(!text.contains("not-a-token-at-all"), "a token was echoed")
                 }
-                let head = try await RawConnection.exchange(port: port, RawConnection.get(path, RawConnection.webSocketUpgrade + ["Authorization: Bearer \(AuthTests.reader)"]), until: "\r\n\r\n")
+                let head = try await RawConnection.exchange(
+                    port: port, RawConnection.get(path, RawConnection.webSocketUpgrade + ["Authorization: Bearer \(AuthTests.reader)"]),
+                    until: "\r\n\r\n")
                 #expect(head.hasPrefix("HTTP/1.1 101"), "\(path) with a read token: \(head)")
                 #expect(!head.contains(AuthTests.reader), "a token was echoed")
             }
@@ -51,7 +58,8 @@ struct EventStreamAuthTests {
             #expect(unknown.hasPrefix("HTTP/1.1 404") && unknown.contains("urn:sdl-gateway:problem:app-not-found"), "\(unknown)")
             let badQuery = try await Self.refusedUpgrade(port: port, "/v1/events?audio=mp3", ["Authorization: Bearer \(AuthTests.reader)"])
             #expect(badQuery.hasPrefix("HTTP/1.1 400") && badQuery.contains("urn:sdl-gateway:problem:invalid-query"), "\(badQuery)")
-            let origin = try await Self.refusedUpgrade(port: port, "/v1/events", ["Authorization: Bearer \(AuthTests.reader)", "Origin: https://elsewhere.example"])
+            let origin = try await Self.refusedUpgrade(
+                port: port, "/v1/events", ["Authorization: Bearer \(AuthTests.reader)", "Origin: https://elsewhere.example"])
             #expect(origin.hasPrefix("HTTP/1.1 403") && origin.contains("urn:sdl-gateway:problem:origin-not-allowed"), "\(origin)")
         }
     }

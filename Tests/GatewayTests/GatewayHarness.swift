@@ -29,7 +29,8 @@ enum GatewayHarness {
         _ body: @Sendable (any TestClientProtocol, SimulatedHeadUnit, GatewayApps) async throws -> Void
     ) async throws {
         let simulator = SimulatedHeadUnit(
-            configuration: HeadUnitConfiguration(policy: policy, autoActivate: true, autoActivateDelay: .milliseconds(20), timeScale: timeScale),
+            configuration: HeadUnitConfiguration(
+                policy: policy, autoActivate: true, autoActivateDelay: .milliseconds(20), timeScale: timeScale),
             logger: Logger.test("test")
         )
         try await simulator.withListening([.tcp(host: "127.0.0.1", port: 0), .webSocket(host: "127.0.0.1", port: 0)]) { ports in
@@ -44,7 +45,8 @@ enum GatewayHarness {
             try await HeadUnitEventLoops.with { loops in
                 configuration.sessions.eventLoopGroup = loops
                 let (application, apps) = try await buildApplication(
-                    configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus, logger: logger
+                    configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus,
+                    logger: logger
                 )
                 try await $webSocketPort.withValue(ports[1]) {
                     try await application.test(mode) { client in try await body(client, simulator, apps) }
@@ -65,11 +67,14 @@ enum GatewayHarness {
 
     /// `POST /v1/apps` for a test app; the app resource.
     @discardableResult
-    static func createApp(_ client: any TestClientProtocol, id: String = "demo", appID: String? = nil, headers: HTTPFields = [:]) async throws -> SDLJSON {
+    static func createApp(
+        _ client: any TestClientProtocol, id: String = "demo", appID: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> SDLJSON {
         let body: SDLJSON = ["id": .string(id), "appName": .string("App \(id)"), "appID": .string(appID ?? "\(id)-app")]
         var headers = headers
         headers[.contentType] = "application/json"
-        return try await client.execute(uri: "/v1/apps", method: .post, headers: headers, body: ByteBuffer(bytes: body.serializedBytes())) { response in
+        return try await client.execute(uri: "/v1/apps", method: .post, headers: headers, body: ByteBuffer(bytes: body.serializedBytes())) {
+            response in
             #expect(response.status == .created, "create \(id): \(String(buffer: response.body))")
             return try SDLJSON.parse(response.body)
         }

@@ -24,20 +24,25 @@ struct HMIFilesAuthTests {
         try Data([7, 7, 7]).write(to: URL(fileURLWithPath: path))
 
         let core = try await FakeCoreHMI.bind()
-        let connection = HMIConnection(address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-test"))
+        let connection = HMIConnection(
+            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-test"))
         let group = GatewayRouteGroup(path: "v1/hmi", operations: HMIControlRoutes.operations) { group, _ in
             HMIControlRoutes(connection: connection).add(to: group)
         }
         var configuration = AuthTests.tokens()
         configuration.port = 0
-        let (application, _) = try await buildApplication(configuration, companion: GatewayCompanion(routeGroups: [group]), logger: Logger.test("test"))
+        let (application, _) = try await buildApplication(
+            configuration, companion: GatewayCompanion(routeGroups: [group]), logger: Logger.test("test"))
         try await application.test(.router) { client in
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await connection.run() }
                 try await core.serveOne { fake, _ in
-                    try await fake.send(.notification(method: "BasicCommunication.OnAppRegistered", params: [
-                        "application": ["appID": 7, "appName": "Radio", "policyAppID": "radio01", "icon": .string(path)],
-                    ]))
+                    try await fake.send(
+                        .notification(
+                            method: "BasicCommunication.OnAppRegistered",
+                            params: [
+                                "application": ["appID": 7, "appName": "Radio", "policyAppID": "radio01", "icon": .string(path)]
+                            ]))
                     try await fake.send(.request(id: 90, method: "UI.IsReady", params: [:]))
                     _ = try await fake.next { $0.answeredMethod == "UI.IsReady" }
                     let uri = "/v1/hmi/apps/radio01/files/icon.png"

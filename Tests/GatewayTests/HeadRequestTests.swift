@@ -21,7 +21,9 @@ struct HeadRequestTests {
         try await H.withGateway { client, _, _ in
             try await H.createApp(client)
             // The feed's answer holds its elapsed time: paused, GET and HEAD describe the same body.
-            try await client.execute(uri: "/v1/simulator/feed", method: .put, headers: H.jsonHeaders, body: ByteBuffer(string: #"{"playing": false}"#)) { response in
+            try await client.execute(
+                uri: "/v1/simulator/feed", method: .put, headers: H.jsonHeaders, body: ByteBuffer(string: #"{"playing": false}"#)
+            ) { response in
                 #expect(response.status == .ok)
             }
             for operation in gets {
@@ -56,7 +58,9 @@ struct HeadRequestTests {
                 }
                 try await client.execute(uri: path, method: .head) { #expect($0.status == .notAcceptable) }
             }
-            try await client.execute(uri: "/v1/apps/nope/events", method: .head, headers: [.accept: "text/event-stream"]) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/apps/nope/events", method: .head, headers: [.accept: "text/event-stream"]) {
+                #expect($0.status == .notFound)
+            }
             #expect(apps.hub.clientCount == 0, "a HEAD opened a stream")
             try await client.execute(uri: "/v1/health", method: .delete) { response in
                 #expect(response.status == .methodNotAllowed)

@@ -18,14 +18,16 @@ struct HeadUnitEventLoopsTests {
         let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(autoActivate: true), logger: Logger.test("test"))
         try await simulator.withListening { port in
             try await HeadUnitEventLoops.with { loops in
-                let options = GatewayApps.Options(defaultCore: .tcp(host: "127.0.0.1", port: port), shutdownGracePeriod: .seconds(2), eventLoopGroup: loops)
+                let options = GatewayApps.Options(
+                    defaultCore: .tcp(host: "127.0.0.1", port: port), shutdownGracePeriod: .seconds(2), eventLoopGroup: loops)
                 let apps = GatewayApps(options: options, logger: Logger.test("test"))
                 try await withThrowingDiscardingTaskGroup { group in
                     group.addTask { try await apps.run() }
                     // Holds the group's only loop until released.
                     let release = DispatchSemaphore(value: 0)
                     loops.next().execute { release.wait() }
-                    let id = try await apps.create(id: "held", core: nil, app: SDLAppConfiguration(appName: "Held", appID: "held-app"), wait: false)
+                    let id = try await apps.create(
+                        id: "held", core: nil, app: SDLAppConfiguration(appName: "Held", appID: "held-app"), wait: false)
                     #expect(await apps.waitUntilSettled(id, limit: .milliseconds(300)) == .expired)
                     let session = try apps.session(id)
                     #expect(session.connectionState != .registered)

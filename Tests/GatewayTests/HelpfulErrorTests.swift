@@ -12,7 +12,9 @@ import Testing
 struct HelpfulErrorTests {
     typealias H = GatewayHarness
 
-    static func send(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, _ body: String) async throws -> (HTTPResponse.Status, SDLJSON?) {
+    static func send(
+        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, _ body: String
+    ) async throws -> (HTTPResponse.Status, SDLJSON?) {
         try await client.execute(uri: path, method: method, headers: H.jsonHeaders, body: ByteBuffer(string: body)) { ($0.status, $0.json) }
     }
 
@@ -22,20 +24,29 @@ struct HelpfulErrorTests {
             try await H.createApp(client)
             let (function, functionProblem) = try await Self.send(client, .post, "/v1/apps/demo/rpc/show", "{}")
             #expect(function == .notFound)
-            #expect(functionProblem?["detail"]?.stringValue?.hasSuffix("(did you mean Show?)") == true, "\(String(describing: functionProblem))")
+            #expect(
+                functionProblem?["detail"]?.stringValue?.hasSuffix("(did you mean Show?)") == true, "\(String(describing: functionProblem))"
+            )
 
             let (parameter, parameterProblem) = try await Self.send(client, .post, "/v1/apps/demo/rpc/Show", #"{"mainFeild1":"x"}"#)
             #expect(parameter == .unprocessableContent)
             #expect(parameterProblem?["title"] == "The parameters are not valid")
-            #expect(parameterProblem?["issues"]?.arrayValue?.first?.stringValue?.contains("no such parameter (did you mean mainField1?)") == true, "\(String(describing: parameterProblem))")
+            #expect(
+                parameterProblem?["issues"]?.arrayValue?.first?.stringValue?.contains("no such parameter (did you mean mainField1?)")
+                    == true, "\(String(describing: parameterProblem))")
 
             let (enumeration, enumProblem) = try await Self.send(client, .post, "/v1/apps/demo/rpc/Show", #"{"alignment":"MIDDLE"}"#)
             #expect(enumeration == .unprocessableContent)
-            #expect(enumProblem?["issues"]?.arrayValue?.first?.stringValue?.contains("one of enum TextAlignment: LEFT_ALIGNED, RIGHT_ALIGNED, CENTERED") == true, "\(String(describing: enumProblem))")
+            #expect(
+                enumProblem?["issues"]?.arrayValue?.first?.stringValue?.contains(
+                    "one of enum TextAlignment: LEFT_ALIGNED, RIGHT_ALIGNED, CENTERED") == true, "\(String(describing: enumProblem))")
 
-            let (json, jsonProblem) = try await Self.send(client, .post, "/v1/apps/demo/rpc/Show", "{\"mainField1\": \"a\",\n \"mainField2\" \"b\"}")
+            let (json, jsonProblem) = try await Self.send(
+                client, .post, "/v1/apps/demo/rpc/Show", "{\"mainField1\": \"a\",\n \"mainField2\" \"b\"}")
             #expect(json == .badRequest)
-            #expect(jsonProblem?["detail"] == "the body is not valid JSON at line 2, column 15: expected ':' after the key, got '\"'", "\(String(describing: jsonProblem))")
+            #expect(
+                jsonProblem?["detail"] == "the body is not valid JSON at line 2, column 15: expected ':' after the key, got '\"'",
+                "\(String(describing: jsonProblem))")
 
             let (member, memberProblem) = try await Self.send(client, .post, "/v1/apps", #"{"id":"x","appNmae":"X","appID":"x-app"}"#)
             #expect(member == .badRequest)
@@ -46,7 +57,9 @@ struct HelpfulErrorTests {
             let (screen, screenProblem) = try await Self.send(client, .put, "/v1/apps/demo/screen", #"{"textFeilds":["a"]}"#)
             #expect(screen == .unprocessableContent)
             #expect(screenProblem?["title"] == "The parameters are not valid")
-            #expect(screenProblem?["detail"]?.stringValue?.contains("(did you mean textFields?)") == true, "\(String(describing: screenProblem))")
+            #expect(
+                screenProblem?["detail"]?.stringValue?.contains("(did you mean textFields?)") == true,
+                "\(String(describing: screenProblem))")
         }
     }
 }

@@ -26,7 +26,9 @@ struct HostileHTTPTests {
     static func expectInvalidBody(port: Int, _ bodies: [[UInt8]], _ what: String) async throws {
         for body in bodies {
             let answer = try await A.exchange(port: port, postJSON("/v1/apps/demo/rpc/Show", body))
-            #expect(answer?.status == 400 && answer?.problemType == "invalid-body", "\(what), \(body.count) bytes: \(answer?.summary ?? "no answer in 10 s")")
+            #expect(
+                answer?.status == 400 && answer?.problemType == "invalid-body",
+                "\(what), \(body.count) bytes: \(answer?.summary ?? "no answer in 10 s")")
         }
         try await A.expectServing(port: port, after: what)
     }
@@ -49,7 +51,8 @@ struct HostileHTTPTests {
     func invalidUTF8Body() async throws {
         try await Self.withGateway { port in
             let invalid: [UInt8] = [0xC3, 0x28, 0xFF]
-            try await Self.expectInvalidBody(port: port, [invalid, Array(#"{"mainField1":""#.utf8) + invalid + Array(#""}"#.utf8)], "invalid UTF-8 bodies")
+            try await Self.expectInvalidBody(
+                port: port, [invalid, Array(#"{"mainField1":""#.utf8) + invalid + Array(#""}"#.utf8)], "invalid UTF-8 bodies")
         }
     }
 
@@ -77,7 +80,9 @@ struct HostileHTTPTests {
         }
     }
 
-    @Test("Huge headers: one of 100 KB (over 80 KiB), or 1,000 short ones (with Host over Hummingbird's 1,000 fields): 431 headers-too-large and a close; 900 short ones are served")
+    @Test(
+        "Huge headers: one of 100 KB (over 80 KiB), or 1,000 short ones (with Host over Hummingbird's 1,000 fields): 431 headers-too-large and a close; 900 short ones are served"
+    )
     func hugeHeaders() async throws {
         try await Self.withGateway { port in
             let oneHuge = ["X-Huge: " + String(repeating: "a", count: 100_000)]
@@ -88,7 +93,9 @@ struct HostileHTTPTests {
                 if let refused = answer {
                     // The server closes at once; a client still writing its head may see the close
                     // as a reset, before the 431 was read.
-                    #expect(refused.status == 431 && refused.problemType == "headers-too-large" || refused.closedEarly && refused.text.isEmpty, "\(name): \(refused.summary)")
+                    #expect(
+                        refused.status == 431 && refused.problemType == "headers-too-large" || refused.closedEarly && refused.text.isEmpty,
+                        "\(name): \(refused.summary)")
                 }
                 try await A.expectServing(port: port, after: name)
             }
@@ -110,7 +117,9 @@ struct HostileHTTPTests {
         }
     }
 
-    @Test("A trickled body (a byte every 50 ms, each one restarting the idle timer) is cut by limits.minimumBodyRate: closed without a response")
+    @Test(
+        "A trickled body (a byte every 50 ms, each one restarting the idle timer) is cut by limits.minimumBodyRate: closed without a response"
+    )
     func trickledBody() async throws {
         let limits = GatewayLimits(idleTimeout: .seconds(5), minimumBodyRate: 100, bodyRateGrace: .milliseconds(300))
         try await Self.withGateway(limits) { port in
@@ -157,14 +166,19 @@ struct HostileHTTPTests {
         #expect(!MinimumBodyRate.Rule(bytesPerSecond: 0, grace: .zero, interval: .seconds(1)).isTooSlow(received: 0, elapsed: .hours(1)))
     }
 
-    @Test("A body over the 1 MiB JSON limit sent at once: 413 body-too-large, then the rest is drained and the next request on the connection answered")
+    @Test(
+        "A body over the 1 MiB JSON limit sent at once: 413 body-too-large, then the rest is drained and the next request on the connection answered"
+    )
     func oversizedBody() async throws {
         try await Self.withGateway { port in
             let body = [UInt8](repeating: UInt8(ascii: " "), count: GatewayLimits.defaultBodySize + 64 * 1024)
             let requests = [Self.postJSON("/v1/apps/demo/rpc/Show", body), A.request("GET", "/v1/health")]
             let answers = try #require(try await A.exchange(port: port, requests), "neither answered nor closed in 10 s")
-            #expect(answers.first?.status == 413 && answers.first?.problemType == "body-too-large", "\(answers.first?.summary ?? "no answer")")
-            #expect(answers.count == 2 && answers[1].status == 200, "the same connection after the 413: \(answers.dropFirst().first?.summary ?? "none")")
+            #expect(
+                answers.first?.status == 413 && answers.first?.problemType == "body-too-large", "\(answers.first?.summary ?? "no answer")")
+            #expect(
+                answers.count == 2 && answers[1].status == 200,
+                "the same connection after the 413: \(answers.dropFirst().first?.summary ?? "none")")
             try await A.expectServing(port: port, after: "an oversized body")
         }
     }

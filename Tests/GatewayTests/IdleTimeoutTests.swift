@@ -39,7 +39,8 @@ struct IdleTimeoutTests {
         try await Self.withShortIdleTimeout { _, port, _ in
             // A body announced but never sent: closed, not held.
             let stalled = try await RawConnection.readUntilClosed(
-                port: port, sending: "POST /v1/apps HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+                port: port,
+                sending: "POST /v1/apps HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
                 limit: .seconds(10)
             )
             #expect(stalled != nil, "the server held a stalled request for 10 s")

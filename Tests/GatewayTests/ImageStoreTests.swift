@@ -14,7 +14,9 @@ struct ImageStoreTests {
 
     static let png = ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: UInt8(7), count: 100))
 
-    static func put(_ client: any TestClientProtocol, _ name: String, _ bytes: ByteBuffer = png) async throws -> (HTTPResponse.Status, SDLJSON?) {
+    static func put(
+        _ client: any TestClientProtocol, _ name: String, _ bytes: ByteBuffer = png
+    ) async throws -> (HTTPResponse.Status, SDLJSON?) {
         try await client.execute(uri: "/v1/images/\(name)", method: .put, body: bytes) { ($0.status, $0.json) }
     }
 
@@ -27,7 +29,10 @@ struct ImageStoreTests {
             #expect(try await Self.put(client, "play.png").0 == .ok)
             #expect(try await Self.put(client, "notes.txt").0 == .badRequest)
             try await client.execute(uri: "/v1/images", method: .get) { response in
-                #expect(response.json == ["images": [["name": "play.png", "fileType": "GRAPHIC_PNG", "size": 108]], "bytes": 108, "capacity": 250])
+                #expect(
+                    response.json == [
+                        "images": [["name": "play.png", "fileType": "GRAPHIC_PNG", "size": 108]], "bytes": 108, "capacity": 250,
+                    ])
             }
             try await client.execute(uri: "/v1/images/play.png", method: .get) { response in
                 #expect(response.headers[.contentType] == "image/png")
@@ -68,7 +73,9 @@ struct ImageStoreTests {
             _ = try await ScreenRoutesTests.put(client, ["textFields": ["Hello"], "primaryGraphic": "art.png"])
             let events = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["connection"]))
             defer { events.cancel() }
-            try await client.execute(uri: "/v1/simulator/restart", method: .post, headers: H.jsonHeaders, body: H.json(["keepResumptionData": false])) { response in
+            try await client.execute(
+                uri: "/v1/simulator/restart", method: .post, headers: H.jsonHeaders, body: H.json(["keepResumptionData": false])
+            ) { response in
                 #expect(response.status == .ok)
             }
             while let event = await events.queue.next(), event.data["state"] != "restored" && event.data["state"] != "restoreFailed" {}

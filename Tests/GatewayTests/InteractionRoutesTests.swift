@@ -15,7 +15,9 @@ struct InteractionRoutesTests {
     typealias H = GatewayHarness
 
     static func post(_ client: any TestClientProtocol, _ path: String, _ body: SDLJSON) async throws -> (HTTPResponse.Status, SDLJSON?) {
-        try await client.execute(uri: "/v1/apps/demo/\(path)", method: .post, headers: H.jsonHeaders, body: H.json(body)) { ($0.status, $0.json) }
+        try await client.execute(uri: "/v1/apps/demo/\(path)", method: .post, headers: H.jsonHeaders, body: H.json(body)) {
+            ($0.status, $0.json)
+        }
     }
 
     /// Posts `body` to `path` while `driver` acts once the head unit shows it (its system context
@@ -43,13 +45,15 @@ struct InteractionRoutesTests {
 
     /// The driver answers the app's open interaction through the simulator's control API.
     static func answer(_ client: any TestClientProtocol, _ body: SDLJSON) async throws {
-        try await client.execute(uri: "/v1/simulator/apps/demo/interaction", method: .post, headers: H.jsonHeaders, body: H.json(body)) { response in
+        try await client.execute(uri: "/v1/simulator/apps/demo/interaction", method: .post, headers: H.jsonHeaders, body: H.json(body)) {
+            response in
             #expect(response.status == .ok, "\(String(buffer: response.body))")
         }
     }
 
     static let stations: SDLJSON = [
-        "title": "Station", "choices": [["id": "fm1", "text": "FM 1", "voiceCommands": ["one"]], ["id": "fm2", "text": "FM 2", "voiceCommands": ["two"]]],
+        "title": "Station",
+        "choices": [["id": "fm1", "text": "FM 1", "voiceCommands": ["one"]], ["id": "fm2", "text": "FM 2", "voiceCommands": ["two"]]],
     ]
 
     @Test("A choice answered through the simulator returns the user's choice id; the sets are reused next time; a timeout is an answer")
@@ -59,14 +63,20 @@ struct InteractionRoutesTests {
             let events = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["choice"]))
             defer { events.cancel() }
             let (status, body) = try await Self.present(client, apps, "interactions", Self.stations, context: "HMI_OBSCURED") {
-                let choiceID = try #require(simulator.snapshot.app(withID: "demo-app")?.choiceSets.values.compactMap { $0["choiceSet"]?.arrayValue?.first }.first { $0["menuName"] == "FM 2" }?["choiceID"]?.intValue)
+                let choiceID = try #require(
+                    simulator.snapshot.app(withID: "demo-app")?.choiceSets.values.compactMap { $0["choiceSet"]?.arrayValue?.first }.first {
+                        $0["menuName"] == "FM 2"
+                    }?["choiceID"]?.intValue)
                 try await Self.answer(client, ["choiceID": .int(choiceID)])
             }
             #expect(status == .ok, "\(String(describing: body))")
             #expect(body?["choice"] == "fm2")
             #expect(body?["trigger"] == "MENU")
             #expect(body?["result"] == "SUCCESS")
-            #expect(body?["sent"]?.arrayValue?.map { $0["function"] } == ["CreateInteractionChoiceSet", "CreateInteractionChoiceSet", "PerformInteraction"])
+            #expect(
+                body?["sent"]?.arrayValue?.map { $0["function"] } == [
+                    "CreateInteractionChoiceSet", "CreateInteractionChoiceSet", "PerformInteraction",
+                ])
             #expect(await events.queue.next()?.data == ["choice": "fm2", "trigger": "MENU", "result": "SUCCESS"])
 
             // The same choices again: no new set; the head unit gives up (TIMED_OUT): an answer, not an error.
@@ -108,9 +118,12 @@ struct InteractionRoutesTests {
             ]
             let (status, body) = try await Self.present(client, apps, "alerts", alert, context: "ALERT") {
                 let overlay = try #require(simulator.snapshot.app(withID: "demo-app")?.screen.overlay)
-                let no = try #require(overlay["parameters"]?["softButtons"]?.arrayValue?.first { $0["text"] == "No" }?["softButtonID"]?.intValue)
+                let no = try #require(
+                    overlay["parameters"]?["softButtons"]?.arrayValue?.first { $0["text"] == "No" }?["softButtonID"]?.intValue)
                 let press: SDLJSON = ["softButtonID": .int(no), "appID": "demo"]
-                try await client.execute(uri: "/v1/simulator/buttons/CUSTOM_BUTTON/press", method: .post, headers: H.jsonHeaders, body: H.json(press)) { response in
+                try await client.execute(
+                    uri: "/v1/simulator/buttons/CUSTOM_BUTTON/press", method: .post, headers: H.jsonHeaders, body: H.json(press)
+                ) { response in
                     #expect(response.status == .ok, "\(String(buffer: response.body))")
                 }
             }
@@ -119,7 +132,9 @@ struct InteractionRoutesTests {
             #expect(body?["result"] == "SUCCESS")
             #expect(body?["sent"]?.arrayValue?.first?["parameters"]?["softButtons"]?.arrayValue?.first?["softButtonID"] == 32768)
 
-            let (quiet, quietBody) = try await Self.present(client, apps, "alerts", ["text": ["Just so you know"], "duration": 3], context: "ALERT") {
+            let (quiet, quietBody) = try await Self.present(
+                client, apps, "alerts", ["text": ["Just so you know"], "duration": 3], context: "ALERT"
+            ) {
                 try await Self.answer(client, [:])  // what the head unit says when the alert's time is up
             }
             #expect(quiet == .ok)

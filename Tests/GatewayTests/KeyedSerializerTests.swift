@@ -6,7 +6,9 @@ import Testing
 @Suite("KeyedSerializer", .timeLimit(.minutes(1)))
 struct KeyedSerializerTests {
     /// Holds `key` until `release` finishes; `entered` says when it holds it.
-    static func hold(_ serializer: KeyedSerializer, _ key: String, entered: AsyncStream<Void>.Continuation, release: AsyncStream<Void>) async throws {
+    static func hold(
+        _ serializer: KeyedSerializer, _ key: String, entered: AsyncStream<Void>.Continuation, release: AsyncStream<Void>
+    ) async throws {
         try await serializer.run(key) { () async throws(GatewayError) -> Void in
             entered.yield()
             for await _ in release {}

@@ -77,7 +77,8 @@ struct LiveEventTests {
                 // 20,000 events of 4 KiB: far more than the socket buffers hold while nobody reads.
                 let padding = SDLJSON.string(String(repeating: "x", count: 4096))
                 for index in 0..<20_000 {
-                    apps.hub.publish(app: "demo", type: "notification", data: ["name": .string("n\(index)"), "parameters": ["pad": padding]])
+                    apps.hub.publish(
+                        app: "demo", type: "notification", data: ["name": .string("n\(index)"), "parameters": ["pad": padding]])
                 }
                 // Every event is delivered or counted in a gap; read until all 20,000 are accounted for.
                 var missed: Int64 = 0
@@ -131,7 +132,8 @@ struct LiveEventTests {
             let port = try #require(client.port)
             let before = apps.hub.lastSeq(app: "demo")
             for index in 1...10 { apps.hub.publish(app: "demo", type: "vehicleData", data: ["speed": .int(Int64(index)), "rpm": 1000]) }
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/apps/demo/events?types=vehicleData&names=speed&since=\(before)")
+            var request = HTTPClientRequest(
+                url: "http://127.0.0.1:\(port)/v1/apps/demo/events?types=vehicleData&names=speed&since=\(before)")
             request.headers.add(name: "Accept", value: "text/event-stream")
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             #expect(response.status == .ok)

@@ -25,14 +25,19 @@ struct ManagerRestoreTests {
         try await H.withGateway { client, simulator, apps in
             var outcome = Outcome()
             try await H.createApp(client, appID: "demo-app")
-            try await client.execute(uri: "/v1/apps/demo/screen", method: .put, headers: H.jsonHeaders, body: H.json(ScreenRoutesTests.mediaScreen)) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/screen", method: .put, headers: H.jsonHeaders, body: H.json(ScreenRoutesTests.mediaScreen)
+            ) { response in
                 #expect(response.status == .ok)
             }
             let (menuStatus, _) = try await MenuRoutesTests.put(client, "menu", MenuRoutesTests.menu("B2"))
             #expect(menuStatus == .ok)
             let events = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["connection"]))
             defer { events.cancel() }
-            try await client.execute(uri: "/v1/simulator/restart", method: .post, headers: H.jsonHeaders, body: H.json(["keepResumptionData": .bool(keepingResumptionData)])) { response in
+            try await client.execute(
+                uri: "/v1/simulator/restart", method: .post, headers: H.jsonHeaders,
+                body: H.json(["keepResumptionData": .bool(keepingResumptionData)])
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 #expect(response.json?["disconnected"] == ["demo-app"])
             }
@@ -55,23 +60,23 @@ struct ManagerRestoreTests {
     @Test("Resumption failing (the head unit lost its data): the screen and the menu come back whole")
     func resumeFailed() async throws {
         try await Self.restart(keepingResumptionData: false) { outcome in
-        #expect(outcome.registration == "RESUME_FAILED")
-        #expect(outcome.event?["state"] == "restored", "\(String(describing: outcome.event))")
-        #expect(outcome.event?["sent"] == 6)  // Show + AddCommand A + AddSubMenu B + AddCommand B1, B2 + AddCommand C
-        #expect(outcome.screen?["template"] == "MEDIA")
-        #expect(outcome.screen?["show"]?["mainField1"] == "Now playing")
-        #expect(outcome.screen?["show"]?["softButtons"]?.arrayValue?.first?["text"] == "Play")
-        #expect(outcome.menuNames == ["A", "B", "B1", "B2", "C"])
+            #expect(outcome.registration == "RESUME_FAILED")
+            #expect(outcome.event?["state"] == "restored", "\(String(describing: outcome.event))")
+            #expect(outcome.event?["sent"] == 6)  // Show + AddCommand A + AddSubMenu B + AddCommand B1, B2 + AddCommand C
+            #expect(outcome.screen?["template"] == "MEDIA")
+            #expect(outcome.screen?["show"]?["mainField1"] == "Now playing")
+            #expect(outcome.screen?["show"]?["softButtons"]?.arrayValue?.first?["text"] == "Play")
+            #expect(outcome.menuNames == ["A", "B", "B1", "B2", "C"])
         }
     }
 
     @Test("Resumption succeeding: the head unit put the menu back itself; the gateway sends only the Show")
     func resumed() async throws {
         try await Self.restart(keepingResumptionData: true) { outcome in
-        #expect(outcome.registration?.hasPrefix("resumed") == true, "\(String(describing: outcome.registration))")
-        #expect(outcome.event?["sent"] == 1)
-        #expect(outcome.screen?["show"]?["mainField2"] == "Radio One")
-        #expect(outcome.menuNames == ["A", "B", "B1", "B2", "C"])
+            #expect(outcome.registration?.hasPrefix("resumed") == true, "\(String(describing: outcome.registration))")
+            #expect(outcome.event?["sent"] == 1)
+            #expect(outcome.screen?["show"]?["mainField2"] == "Radio One")
+            #expect(outcome.menuNames == ["A", "B", "B1", "B2", "C"])
         }
     }
 }

@@ -13,20 +13,25 @@ struct MenuRoutesTests {
     typealias H = GatewayHarness
 
     static func menu(_ secondChild: String) -> SDLJSON {
-        ["menu": [
-            ["id": "a", "title": "A"],
-            ["id": "b", "title": "B", "children": [["id": "b1", "title": "B1"], ["id": "b2", "title": .string(secondChild)]]],
-            ["id": "c", "title": "C", "voiceCommands": ["see"]],
-        ]]
+        [
+            "menu": [
+                ["id": "a", "title": "A"],
+                ["id": "b", "title": "B", "children": [["id": "b1", "title": "B1"], ["id": "b2", "title": .string(secondChild)]]],
+                ["id": "c", "title": "C", "voiceCommands": ["see"]],
+            ]
+        ]
     }
 
     static func put(_ client: any TestClientProtocol, _ path: String, _ body: SDLJSON) async throws -> (HTTPResponse.Status, SDLJSON?) {
-        try await client.execute(uri: "/v1/apps/demo/\(path)", method: .put, headers: H.jsonHeaders, body: H.json(body)) { ($0.status, $0.json) }
+        try await client.execute(uri: "/v1/apps/demo/\(path)", method: .put, headers: H.jsonHeaders, body: H.json(body)) {
+            ($0.status, $0.json)
+        }
     }
 
     /// The requests the simulator received since `sequence`, by function name.
     static func requests(_ simulator: SimulatedHeadUnit, after sequence: Int) -> [String] {
-        simulator.snapshot.log.entries.filter { $0.sequence > sequence && $0.direction == .fromApp && $0.rpcType == .request }.map(\.function)
+        simulator.snapshot.log.entries.filter { $0.sequence > sequence && $0.direction == .fromApp && $0.rpcType == .request }.map(
+            \.function)
     }
 
     @Test("Changing one menu cell sends exactly one DeleteCommand and one AddCommand; the same menu again sends nothing")
@@ -35,7 +40,10 @@ struct MenuRoutesTests {
             try await H.createApp(client, appID: "demo-app")
             let (status, first) = try await Self.put(client, "menu", Self.menu("B2"))
             #expect(status == .ok, "\(String(describing: first))")
-            #expect(first?["sent"]?.arrayValue?.map { $0["function"] } == ["AddCommand", "AddSubMenu", "AddCommand", "AddCommand", "AddCommand"])
+            #expect(
+                first?["sent"]?.arrayValue?.map { $0["function"] } == [
+                    "AddCommand", "AddSubMenu", "AddCommand", "AddCommand", "AddCommand",
+                ])
             let mark = simulator.snapshot.log.entries.last?.sequence ?? 0
             let (_, changed) = try await Self.put(client, "menu", Self.menu("B2 changed"))
             #expect(Self.requests(simulator, after: mark) == ["DeleteCommand", "AddCommand"])
@@ -55,10 +63,15 @@ struct MenuRoutesTests {
         try await H.withGateway { client, _, apps in
             try await H.createApp(client, appID: "demo-app")
             let (_, body) = try await Self.put(client, "menu", Self.menu("B2"))
-            let cmdID = try #require(body?["sent"]?.arrayValue?.first { $0["parameters"]?["menuParams"]?["menuName"] == "B2" }?["parameters"]?["cmdID"]?.intValue)
+            let cmdID = try #require(
+                body?["sent"]?.arrayValue?.first { $0["parameters"]?["menuParams"]?["menuName"] == "B2" }?["parameters"]?["cmdID"]?.intValue
+            )
             let subscription = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["menuSelection"]))
             defer { subscription.cancel() }
-            try await client.execute(uri: "/v1/simulator/apps/demo/commands/\(cmdID)", method: .post, headers: H.jsonHeaders, body: H.json(["triggerSource": "VR"])) { response in
+            try await client.execute(
+                uri: "/v1/simulator/apps/demo/commands/\(cmdID)", method: .post, headers: H.jsonHeaders,
+                body: H.json(["triggerSource": "VR"])
+            ) { response in
                 #expect(response.status == .ok)
             }
             let event = await subscription.queue.next()
@@ -70,12 +83,16 @@ struct MenuRoutesTests {
     func voiceCommands() async throws {
         try await H.withGateway { client, simulator, _ in
             try await H.createApp(client, appID: "demo-app")
-            let (status, _) = try await Self.put(client, "voice-commands", [["id": "home", "voiceCommands": ["go home"]], ["id": "work", "voiceCommands": ["go to work"]]])
+            let (status, _) = try await Self.put(
+                client, "voice-commands", [["id": "home", "voiceCommands": ["go home"]], ["id": "work", "voiceCommands": ["go to work"]]])
             #expect(status == .ok)
             let mark = simulator.snapshot.log.entries.last?.sequence ?? 0
-            _ = try await Self.put(client, "voice-commands", [["id": "home", "voiceCommands": ["go home"]], ["id": "work", "voiceCommands": ["drive to work"]]])
+            _ = try await Self.put(
+                client, "voice-commands",
+                [["id": "home", "voiceCommands": ["go home"]], ["id": "work", "voiceCommands": ["drive to work"]]])
             #expect(Self.requests(simulator, after: mark) == ["DeleteCommand", "AddCommand"])
-            let (duplicate, body) = try await Self.put(client, "voice-commands", [["id": "x", "voiceCommands": ["same"]], ["id": "y", "voiceCommands": ["same"]]])
+            let (duplicate, body) = try await Self.put(
+                client, "voice-commands", [["id": "x", "voiceCommands": ["same"]], ["id": "y", "voiceCommands": ["same"]]])
             #expect(duplicate == .unprocessableContent)
             #expect(body?["detail"]?.stringValue?.contains("$[1]") == true, "\(String(describing: body))")
             let (unknown, _) = try await Self.put(client, "menu", ["menu": [["id": "a", "title": "A", "colour": "red"]]])
@@ -92,7 +109,10 @@ struct MenuRoutesTests {
         try await H.withGateway { client, simulator, _ in
             try await H.createApp(client, appID: "demo-app")
             _ = try await Self.put(client, "menu", Self.menu("B2"))
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: H.jsonHeaders, body: H.json(["function": "AddCommand", "resultCode": "REJECTED"])) {
+            try await client.execute(
+                uri: "/v1/simulator/faults", method: .post, headers: H.jsonHeaders,
+                body: H.json(["function": "AddCommand", "resultCode": "REJECTED"])
+            ) {
                 #expect($0.status == .created)
             }
             let smaller: SDLJSON = ["menu": [["id": "a", "title": "A"], ["id": "d", "title": "D"]]]

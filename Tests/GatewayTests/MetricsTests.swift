@@ -37,15 +37,24 @@ struct MetricsTests {
         }
     }
 
-    @Test("RPC latency by function and result code, sessions by state, events, requests by route (a task-local factory, no global bootstrap)")
+    @Test(
+        "RPC latency by function and result code, sessions by state, events, requests by route (a task-local factory, no global bootstrap)")
     func prometheus() async throws {
         let registry = PrometheusCollectorRegistry()
         try await withMetricsFactory(PrometheusMetricsFactory(registry: registry)) {
             try await H.withGateway(prometheus: registry) { client, _, _ in
                 try await H.createApp(client)
-                try await client.execute(uri: "/v1/apps/demo/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "m"])) { _ in }
-                try await client.execute(uri: "/v1/apps/demo/rpc/AddCommand", method: .post, headers: H.jsonHeaders, body: H.json(["cmdID": 1, "menuParams": ["menuName": "A"]])) { _ in }
-                try await client.execute(uri: "/v1/apps/demo/rpc/AddCommand", method: .post, headers: H.jsonHeaders, body: H.json(["cmdID": 1, "menuParams": ["menuName": "B"]])) { _ in }
+                try await client.execute(
+                    uri: "/v1/apps/demo/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "m"])
+                ) { _ in }
+                try await client.execute(
+                    uri: "/v1/apps/demo/rpc/AddCommand", method: .post, headers: H.jsonHeaders,
+                    body: H.json(["cmdID": 1, "menuParams": ["menuName": "A"]])
+                ) { _ in }
+                try await client.execute(
+                    uri: "/v1/apps/demo/rpc/AddCommand", method: .post, headers: H.jsonHeaders,
+                    body: H.json(["cmdID": 1, "menuParams": ["menuName": "B"]])
+                ) { _ in }
                 try await client.execute(uri: "/metrics", method: .get) { response in
                     let text = String(buffer: response.body)
                     #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)

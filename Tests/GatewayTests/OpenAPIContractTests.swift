@@ -34,16 +34,20 @@ struct OpenAPIContractTests {
         #expect(documented.subtracting(declared).sorted() == [], "documented but not declared")
     }
 
-    @Test("The routes the real routers register (the gateway's, its WebSocket upgrades, the simulator's and the headless HMI's groups) are the document's operations")
+    @Test(
+        "The routes the real routers register (the gateway's, its WebSocket upgrades, the simulator's and the headless HMI's groups) are the document's operations"
+    )
     func registeredRoutes() throws {
         let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger.test("test"))
         let gateway = GatewayRouter(
-            configuration: GatewayConfiguration(), apps: GatewayApps(logger: Logger.test("test")), routeGroups: [
+            configuration: GatewayConfiguration(), apps: GatewayApps(logger: Logger.test("test")),
+            routeGroups: [
                 GatewayHarness.simulatorRoutes(simulator),
                 .unavailable(path: "v1/hmi", operations: HMIControlRoutes.operations, detail: "the headless HMI is off"),
             ]
         )
-        let documented = Set(OpenAPIOperations.parse(try String(contentsOf: Self.document, encoding: .utf8)).map { "\($0.method) \($0.path)" })
+        let documented = Set(
+            OpenAPIOperations.parse(try String(contentsOf: Self.document, encoding: .utf8)).map { "\($0.method) \($0.path)" })
         // `GET /` is the public directory's index.html, served by the file middleware, not a route.
         // HEAD is GET's (the README says so once, not per operation); the event streams register theirs.
         let registered = gateway.makeRouter().registeredOperations
@@ -105,9 +109,10 @@ struct OpenAPIContractTests {
                   name: other
                   in: path
             """
-        #expect(OpenAPIOperations.parse(document).map(\.description) == [
-            "GET /a/{id} ?inline,level,shared", "DELETE /a/{id} ?level", "POST /b",
-        ])
+        #expect(
+            OpenAPIOperations.parse(document).map(\.description) == [
+                "GET /a/{id} ?inline,level,shared", "DELETE /a/{id} ?level", "POST /b",
+            ])
     }
 
     @Test("The served copy is the document itself")
@@ -122,7 +127,11 @@ struct OpenAPIContractTests {
         let start = try #require(lines.firstIndex { $0 == "    EventType:" })
         var documented: Set<String> = []
         for line in lines[(start + 1)...] {
-            if line.hasPrefix("        - ") { documented.insert(String(line.dropFirst("        - ".count))) } else if !line.hasPrefix("      ") { break }
+            if line.hasPrefix("        - ") {
+                documented.insert(String(line.dropFirst("        - ".count)))
+            } else if !line.hasPrefix("      ") {
+                break
+            }
         }
         #expect(documented == GatewayEvent.types)
     }

@@ -13,18 +13,26 @@ import Testing
 struct PathParameterTests {
     typealias H = GatewayHarness
 
-    @Test("A file name with a space or an accent is stored as written; SetAppIcon finds it by that name; ListFiles shows it decoded; Location is percent-encoded")
+    @Test(
+        "A file name with a space or an accent is stored as written; SetAppIcon finds it by that name; ListFiles shows it decoded; Location is percent-encoded"
+    )
     func fileNamesAreDecoded() async throws {
         try await H.withGateway { client, simulator, _ in
             try await H.createApp(client)
             for encoded in ["my%20icon.png", "caf%C3%A9.png"] {
-                try await client.execute(uri: "/v1/apps/demo/files/\(encoded)", method: .put, headers: [.contentType: "image/png"], body: ByteBuffer(string: "png")) { response in
+                try await client.execute(
+                    uri: "/v1/apps/demo/files/\(encoded)", method: .put, headers: [.contentType: "image/png"],
+                    body: ByteBuffer(string: "png")
+                ) { response in
                     #expect(response.status == .created, "\(encoded): \(String(buffer: response.body))")
-                    // A header is ASCII: raw UTF-8 there reads as Latin-1 to a client (schemathesis followed it to a name with control characters).
+                    // A header is ASCII: raw UTF-8 there reads as Latin-1 to a client (schemathesis followed it to a name with control
+                    // characters).
                     #expect(response.headers[.location] == "/v1/apps/demo/files/\(encoded)")
                 }
             }
-            try await client.execute(uri: "/v1/images/caf%C3%A9%20%231.png", method: .put, headers: [.contentType: "image/png"], body: ByteBuffer(string: "png")) { response in
+            try await client.execute(
+                uri: "/v1/images/caf%C3%A9%20%231.png", method: .put, headers: [.contentType: "image/png"], body: ByteBuffer(string: "png")
+            ) { response in
                 #expect(response.headers[.location] == "/v1/images/caf%C3%A9%20%231.png")
             }
             #expect(simulator.snapshot.app(withID: "demo-app")?.files["my icon.png"] != nil)
@@ -33,10 +41,14 @@ struct PathParameterTests {
                 let names = Set(response.json?["files"]?.arrayValue?.compactMap(\.stringValue) ?? [])
                 #expect(names == ["my icon.png", "café.png"])
             }
-            try await client.execute(uri: "/v1/apps/demo/rpc/SetAppIcon", method: .post, headers: H.jsonHeaders, body: H.json(["syncFileName": "my icon.png"])) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/rpc/SetAppIcon", method: .post, headers: H.jsonHeaders, body: H.json(["syncFileName": "my icon.png"])
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
             }
-            try await client.execute(uri: "/v1/apps/demo/files/my%20icon.png", method: .delete) { response in #expect(response.status == .ok) }
+            try await client.execute(uri: "/v1/apps/demo/files/my%20icon.png", method: .delete) { response in
+                #expect(response.status == .ok)
+            }
         }
     }
 
@@ -45,14 +57,19 @@ struct PathParameterTests {
         try await H.withGateway { client, simulator, _ in
             try await H.createApp(client)
             for encoded in ["a%2Fb.png", "a%5Cb.png", "..", "%2E%2E", "tab%09name"] {
-                try await client.execute(uri: "/v1/apps/demo/files/\(encoded)", method: .put, headers: [.contentType: "image/png"], body: ByteBuffer(string: "png")) { response in
+                try await client.execute(
+                    uri: "/v1/apps/demo/files/\(encoded)", method: .put, headers: [.contentType: "image/png"],
+                    body: ByteBuffer(string: "png")
+                ) { response in
                     #expect(response.status == .unprocessableContent, "\(encoded): \(response.status)")
                     #expect(response.problemType == "invalid-parameters")
                     #expect(response.json?["issues"]?.arrayValue?.isEmpty == false)
                 }
             }
             #expect(simulator.snapshot.app(withID: "demo-app")?.files.isEmpty == true, "nothing reached the head unit")
-            try await client.execute(uri: "/v1/apps/demo/files/bad%zzname", method: .put, headers: [.contentType: "image/png"], body: ByteBuffer(string: "x")) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/files/bad%zzname", method: .put, headers: [.contentType: "image/png"], body: ByteBuffer(string: "x")
+            ) { response in
                 #expect(response.status == .badRequest)
                 #expect(response.problemType == "invalid-path")
             }
@@ -63,7 +80,9 @@ struct PathParameterTests {
     func otherParameters() async throws {
         try await H.withGateway { client, _, _ in
             try await H.createApp(client)
-            try await client.execute(uri: "/v1/apps/d%65mo/rpc/Sh%6Fw", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "decoded"])) { response in
+            try await client.execute(
+                uri: "/v1/apps/d%65mo/rpc/Sh%6Fw", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "decoded"])
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
             }
             try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/O%4B", method: .put) { response in

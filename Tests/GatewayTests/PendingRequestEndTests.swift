@@ -38,7 +38,9 @@ struct PendingRequestEndTests {
             defer { subscription.cancel() }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await client.execute(uri: "/v1/apps/demo/rpc/Alert", method: .post, headers: H.jsonHeaders, body: H.json(Self.longAlert)) { response in
+                    try await client.execute(
+                        uri: "/v1/apps/demo/rpc/Alert", method: .post, headers: H.jsonHeaders, body: H.json(Self.longAlert)
+                    ) { response in
                         #expect(response.status == .serviceUnavailable, "\(String(buffer: response.body))")
                         #expect(response.problemType == "cancelled", "\(String(buffer: response.body))")
                         #expect(response.json?["detail"]?.stringValue?.contains("Alert") == true)
@@ -66,7 +68,9 @@ struct PendingRequestEndTests {
             _ = try await client.ws("/v1/apps/demo/events?types=rpc") { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 try await outbound.write(.text(#"{"id":"a1","function":"Alert","params":{"alertText1":"pending","duration":10000}}"#))
-                let sent = try await LiveEventTests.read(&messages) { $0["data"]?["direction"] == "sent" && $0["data"]?["function"] == "Alert" }
+                let sent = try await LiveEventTests.read(&messages) {
+                    $0["data"]?["direction"] == "sent" && $0["data"]?["function"] == "Alert"
+                }
                 #expect(sent.last?["data"]?["function"] == "Alert")
                 try await client.execute(uri: "/v1/apps/demo", method: .delete) { response in #expect(response.status == .noContent) }
                 let reply = try await LiveEventTests.read(&messages) { $0["id"] == "a1" }.last
@@ -82,7 +86,8 @@ struct PendingRequestEndTests {
         try await H.withGateway { client, simulator, _ in
             try await H.createApp(client)
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", dropConnection: true)), []) }
-            try await client.execute(uri: "/v1/apps/demo/rpc/Alert", method: .post, headers: H.jsonHeaders, body: H.json(Self.longAlert)) { response in
+            try await client.execute(uri: "/v1/apps/demo/rpc/Alert", method: .post, headers: H.jsonHeaders, body: H.json(Self.longAlert)) {
+                response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.problemType == "link-lost", "\(String(buffer: response.body))")
             }

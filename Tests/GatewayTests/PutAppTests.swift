@@ -130,8 +130,12 @@ struct PutAppTests {
             #expect(badPath.status == .badRequest)
             #expect(badPath.problemType == "invalid-path")
             #expect(try await Self.put(client, "demo", ["appName": "No id"]).problemType == "invalid-body")
-            #expect(try await Self.put(client, "demo", ["appName": "X", "appID": "x", "languageDesired": "KLINGON"]).problemType == "invalid-parameters")
-            #expect(try await Self.put(client, "demo", ["appName": "X", "appID": "x", "core": "tcp://10.1.2.3:12345"]).problemType == "core-not-allowed")
+            #expect(
+                try await Self.put(client, "demo", ["appName": "X", "appID": "x", "languageDesired": "KLINGON"]).problemType
+                    == "invalid-parameters")
+            #expect(
+                try await Self.put(client, "demo", ["appName": "X", "appID": "x", "core": "tcp://10.1.2.3:12345"]).problemType
+                    == "core-not-allowed")
             #expect(apps.ids.isEmpty)
             #expect(Self.registrations(simulator) == 0)
         }
@@ -175,13 +179,16 @@ struct PutAppTests {
             changed[member] = value
             let requested = try AppCreateBody(changed)
             let differences = AppRegistrationComparison.differences(
-                existing: existing.app, existingCore: existing.core ?? defaultCore, requested: requested.app, requestedCore: requested.core ?? defaultCore
+                existing: existing.app, existingCore: existing.core ?? defaultCore, requested: requested.app,
+                requestedCore: requested.core ?? defaultCore
             )
             #expect(differences == [member])
         }
         let unchanged = try AppCreateBody(base.merging(["wait": false, "id": "x", "languageDesired": "EN-US"]) { $1 })
         #expect(
-            AppRegistrationComparison.differences(existing: existing.app, existingCore: defaultCore, requested: unchanged.app, requestedCore: defaultCore).isEmpty
+            AppRegistrationComparison.differences(
+                existing: existing.app, existingCore: defaultCore, requested: unchanged.app, requestedCore: defaultCore
+            ).isEmpty
         )
     }
 }

@@ -33,9 +33,13 @@ struct RawAnswer: Sendable {
     /// `Content-Length` says (none without one).
     static func isComplete(_ bytes: [UInt8]) -> Bool {
         let end: [UInt8] = Array("\r\n\r\n".utf8)
-        guard bytes.count >= 4, let headEnd = (0...(bytes.count - 4)).first(where: { Array(bytes[$0..<($0 + 4)]) == end }) else { return false }
+        guard bytes.count >= 4, let headEnd = (0...(bytes.count - 4)).first(where: { Array(bytes[$0..<($0 + 4)]) == end }) else {
+            return false
+        }
         let head = String(decoding: bytes[..<headEnd], as: UTF8.self).lowercased()
-        let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }.flatMap { Int($0.dropFirst(15).filter { $0 != " " }) } ?? 0
+        let length =
+            head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }.flatMap { Int($0.dropFirst(15).filter { $0 != " " }) }
+            ?? 0
         return bytes.count >= headEnd + 4 + length
     }
 
@@ -80,7 +84,8 @@ struct RawAnswer: Sendable {
     static func request(_ method: String, _ target: [UInt8], headers: [String] = [], body: [UInt8] = []) -> [UInt8] {
         var lines = ["Host: 127.0.0.1"] + headers
         if !body.isEmpty { lines.append("Content-Length: \(body.count)") }
-        return Array("\(method) ".utf8) + target + Array(" HTTP/1.1\r\n".utf8) + Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + body
+        return Array("\(method) ".utf8) + target + Array(" HTTP/1.1\r\n".utf8) + Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+            + body
     }
 
     static func request(_ method: String, _ target: String, headers: [String] = [], body: [UInt8] = []) -> [UInt8] {

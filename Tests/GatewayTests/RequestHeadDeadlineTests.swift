@@ -45,7 +45,8 @@ struct RequestHeadDeadlineTests {
         try await Self.withShortHeadTimeout { port in
             for opening in ["GET /v1/health HTTP/1.1\r\nHost: 12", "G", ""] {
                 let answer = try await RawConnection.readUntilClosed(port: port, sending: opening, limit: .seconds(10))
-                let text = try #require(answer, "the server held a connection without a request head for 10 s (sent \(opening.debugDescription))")
+                let text = try #require(
+                    answer, "the server held a connection without a request head for 10 s (sent \(opening.debugDescription))")
                 #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
                 #expect(text.contains("Connection: close"))
                 #expect(text.contains("\"type\":\"urn:sdl-gateway:problem:request-head-timeout\""))

@@ -19,7 +19,8 @@ struct RouterAppTests {
             #expect(app["id"] == "demo")
             #expect(app["connection"] == "registered")
             // The summary, without the capabilities (they made the answer ~24 KB), with links to them.
-            #expect(app["registration"] == nil && app["permissions"] == nil && app["systemCapabilities"] == nil && app["capabilities"] == nil)
+            #expect(
+                app["registration"] == nil && app["permissions"] == nil && app["systemCapabilities"] == nil && app["capabilities"] == nil)
             #expect(app["links"]?["capabilities"] == "/v1/apps/demo/capabilities")
             #expect(app.serializedBytes().count < 2048, "the app's summary is \(app.serializedBytes().count) bytes")
             try await client.execute(uri: "/v1/apps/demo/capabilities", method: .get) { response in
@@ -57,7 +58,8 @@ struct RouterAppTests {
         }
     }
 
-    @Test("An app on ws:// (SDL Core's WebEngine WebSocket transport) registers and answers RPCs; a bad core URL is 400, one not allowed 403")
+    @Test(
+        "An app on ws:// (SDL Core's WebEngine WebSocket transport) registers and answers RPCs; a bad core URL is 400, one not allowed 403")
     func webSocketCore() async throws {
         try await H.withGateway { client, simulator, _ in
             let port = try #require(H.webSocketPort)
@@ -67,15 +69,22 @@ struct RouterAppTests {
                 #expect(response.json?["core"] == .string("ws://127.0.0.1:\(port)/"))
                 #expect(response.json?["connection"] == "registered")
             }
-            try await client.execute(uri: "/v1/apps/web/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "over ws"])) { response in
+            try await client.execute(
+                uri: "/v1/apps/web/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "over ws"])
+            ) { response in
                 #expect(response.status == .ok)
             }
             #expect(simulator.snapshot.app(withID: "web-app")?.screen.show["mainField1"] == "over ws")
-            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["appName": "X", "appID": "x", "core": "http://nope"])) { response in
+            try await client.execute(
+                uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["appName": "X", "appID": "x", "core": "http://nope"])
+            ) { response in
                 #expect(response.status == .badRequest)
             }
             // Only head units the operator named: never where a client asks.
-            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["appName": "X", "appID": "x", "core": "tcp://10.1.2.3:12345"])) { response in
+            try await client.execute(
+                uri: "/v1/apps", method: .post, headers: H.jsonHeaders,
+                body: H.json(["appName": "X", "appID": "x", "core": "tcp://10.1.2.3:12345"])
+            ) { response in
                 #expect(response.status == .forbidden)
                 #expect(response.problemType == "core-not-allowed")
             }
@@ -98,11 +107,15 @@ struct RouterAppTests {
                     #expect(response.problemType == type, "\(body)")
                 }
             }
-            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: ByteBuffer(string: "{not json")) { response in
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: ByteBuffer(string: "{not json")) {
+                response in
                 #expect(response.status == .badRequest)
             }
             try await H.createApp(client, id: "one", appID: "same-app")
-            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["id": "two", "appName": "Other", "appID": "same-app"])) { response in
+            try await client.execute(
+                uri: "/v1/apps", method: .post, headers: H.jsonHeaders,
+                body: H.json(["id": "two", "appName": "Other", "appID": "same-app"])
+            ) { response in
                 #expect(response.status == .conflict)
                 #expect(response.problemType == "app-exists")
             }
@@ -116,15 +129,22 @@ struct RouterAppTests {
         try await H.withGateway(configuration) { client, _, _ in
             try await H.createApp(client, id: "one")
             try await H.createApp(client, id: "two")
-            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["id": "three", "appName": "Three", "appID": "three-app"])) { response in
+            try await client.execute(
+                uri: "/v1/apps", method: .post, headers: H.jsonHeaders,
+                body: H.json(["id": "three", "appName": "Three", "appID": "three-app"])
+            ) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.problemType == "too-many-apps")
             }
-            try await client.execute(uri: "/v1/apps/three", method: .put, headers: H.jsonHeaders, body: H.json(["appName": "Three", "appID": "three-app"])) { response in
+            try await client.execute(
+                uri: "/v1/apps/three", method: .put, headers: H.jsonHeaders, body: H.json(["appName": "Three", "appID": "three-app"])
+            ) { response in
                 #expect(response.status == .serviceUnavailable, "\(String(buffer: response.body))")
                 #expect(response.problemType == "too-many-apps")
             }
-            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["id": "one", "appName": "One", "appID": "other-app"])) { response in
+            try await client.execute(
+                uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(["id": "one", "appName": "One", "appID": "other-app"])
+            ) { response in
                 #expect(response.status == .conflict)
             }
             try await client.execute(uri: "/v1/apps/two", method: .delete) { #expect($0.status == .noContent) }
@@ -136,7 +156,9 @@ struct RouterAppTests {
     func rpc() async throws {
         try await H.withGateway { client, simulator, _ in
             try await H.createApp(client)
-            try await client.execute(uri: "/v1/apps/demo/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "Hello"])) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/rpc/Show", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": "Hello"])
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(response.json?["resultCode"] == "SUCCESS")
                 #expect(Int(response.headers[.init("SDL-Correlation-ID")!] ?? "") != nil)
@@ -166,7 +188,10 @@ struct RouterAppTests {
             }
             // An unknown query parameter is named, with the ones the operation takes.
             try await client.execute(uri: "/v1/apps/demo/rpc/Show?timout=5000", method: .post) { response in
-                #expect(response.json?["detail"] == "unknown query parameter \"timout\" (did you mean timeout?): POST /v1/apps/{id}/rpc/{function} takes checkPermissions, timeout, validate")
+                #expect(
+                    response.json?["detail"]
+                        == "unknown query parameter \"timout\" (did you mean timeout?): POST /v1/apps/{id}/rpc/{function} takes checkPermissions, timeout, validate"
+                )
             }
             try await client.execute(uri: "/v1/images?x=1", method: .get) { response in
                 #expect(response.status == .badRequest)
@@ -176,7 +201,9 @@ struct RouterAppTests {
                 #expect(response.problemType == "invalid-query")
             }
             // Without validation the head unit itself answers INVALID_DATA.
-            try await client.execute(uri: "/v1/apps/demo/rpc/Show?validate=false", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": 123])) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/rpc/Show?validate=false", method: .post, headers: H.jsonHeaders, body: H.json(["mainField1": 123])
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 #expect(response.json?["resultCode"] == "INVALID_DATA")
             }
@@ -191,7 +218,10 @@ struct RouterAppTests {
                 #expect(response.status == .forbidden)
                 #expect(["not-permitted", "head-unit-error"].contains(response.problemType ?? ""))
             }
-            try await client.execute(uri: "/v1/apps/demo/rpc/GetVehicleData?checkPermissions=false", method: .post, headers: H.jsonHeaders, body: H.json(["speed": true])) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/rpc/GetVehicleData?checkPermissions=false", method: .post, headers: H.jsonHeaders,
+                body: H.json(["speed": true])
+            ) { response in
                 #expect(response.status == .forbidden)
                 #expect(response.json?["resultCode"] == "DISALLOWED")
             }
@@ -207,20 +237,29 @@ struct RouterAppTests {
                 ["function": "Show", "params": ["mainField1": 2]],
                 ["function": "ListFiles"],
             ]
-            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": requests])) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": requests])
+            ) { response in
                 let results = try #require(response.json?["results"]?.arrayValue)
                 #expect(results.map { $0["status"] } == [200, 422, 424])
                 #expect(results[2]["skipped"] == true)
                 #expect(results[1]["problem"]?["type"] == "urn:sdl-gateway:problem:invalid-parameters")
             }
-            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": requests, "stopOnError": false])) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders,
+                body: H.json(["requests": requests, "stopOnError": false])
+            ) { response in
                 #expect(response.json?["results"]?.arrayValue?.map { $0["status"] } == [200, 422, 200])
             }
-            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": requests, "mode": "concurrent"])) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders,
+                body: H.json(["requests": requests, "mode": "concurrent"])
+            ) { response in
                 #expect(response.json?["results"]?.arrayValue?.map { $0["function"] } == ["Show", "Show", "ListFiles"])
                 #expect(response.json?["results"]?.arrayValue?.map { $0["status"] } == [200, 422, 200])
             }
-            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": []])) { response in
+            try await client.execute(uri: "/v1/apps/demo/batch", method: .post, headers: H.jsonHeaders, body: H.json(["requests": []])) {
+                response in
                 #expect(response.status == .badRequest)
             }
         }
@@ -234,12 +273,18 @@ struct RouterAppTests {
                 #expect(response.status == .ok)
                 #expect(response.json?["rpm"]?.intValue != nil)
             }
-            try await client.execute(uri: "/v1/apps/demo/vehicle-data", method: .get) { response in #expect(response.status == .badRequest) }
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data", method: .put, headers: H.jsonHeaders, body: H.json(["names": ["speed", "rpm"]])) { response in
+            try await client.execute(uri: "/v1/apps/demo/vehicle-data", method: .get) { response in #expect(response.status == .badRequest)
+            }
+            try await client.execute(
+                uri: "/v1/apps/demo/subscriptions/vehicle-data", method: .put, headers: H.jsonHeaders,
+                body: H.json(["names": ["speed", "rpm"]])
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(response.json?["speed"]?["resultCode"] == "SUCCESS")
             }
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/OK", method: .put) { response in #expect(response.status == .ok) }
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/OK", method: .put) { response in
+                #expect(response.status == .ok)
+            }
             try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/NOT_A_BUTTON", method: .put) { response in
                 #expect(response.status == .unprocessableContent)
             }
@@ -247,8 +292,12 @@ struct RouterAppTests {
             try await client.execute(uri: "/v1/apps/demo", method: .get) { response in
                 #expect(response.json?["subscriptions"] == ["buttons": ["OK"], "vehicleData": ["rpm", "speed"]])
             }
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?names=rpm", method: .delete) { response in #expect(response.status == .ok) }
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/OK", method: .delete) { response in #expect(response.status == .ok) }
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?names=rpm", method: .delete) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/buttons/OK", method: .delete) { response in
+                #expect(response.status == .ok)
+            }
             #expect(simulator.snapshot.app(withID: "demo-app")?.vehicleDataSubscriptions == ["speed"])
             #expect(simulator.snapshot.app(withID: "demo-app")?.buttonSubscriptions == [])
         }
@@ -259,23 +308,31 @@ struct RouterAppTests {
         try await H.withGateway { client, simulator, _ in
             try await H.createApp(client)
             let speed = H.json(["names": ["speed"]])
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=dashboard", method: .put, headers: H.jsonHeaders, body: speed) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=dashboard", method: .put, headers: H.jsonHeaders, body: speed
+            ) { response in
                 #expect(response.json?["sent"] == ["speed"])
                 #expect(response.headers[.init("SDL-Correlation-ID")!] != nil)
             }
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=script", method: .put, headers: H.jsonHeaders, body: speed) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=script", method: .put, headers: H.jsonHeaders, body: speed
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(response.json?["sent"] == [])
             }
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=dashboard&names=speed", method: .delete) { response in
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=dashboard&names=speed", method: .delete) {
+                response in
                 #expect(response.json?["sent"] == [])
             }
             #expect(simulator.snapshot.app(withID: "demo-app")?.vehicleDataSubscriptions == ["speed"])
-            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=script&names=speed", method: .delete) { response in
+            try await client.execute(uri: "/v1/apps/demo/subscriptions/vehicle-data?owner=script&names=speed", method: .delete) {
+                response in
                 #expect(response.json?["sent"] == ["speed"])
             }
             #expect(simulator.snapshot.app(withID: "demo-app")?.vehicleDataSubscriptions == [])
-            let requests = simulator.snapshot.log.entries.filter { $0.json["rpcType"] == "request" }.compactMap { $0.json["function"]?.stringValue }
+            let requests = simulator.snapshot.log.entries.filter { $0.json["rpcType"] == "request" }.compactMap {
+                $0.json["function"]?.stringValue
+            }
             #expect(requests.filter { $0.hasSuffix("VehicleData") } == ["SubscribeVehicleData", "UnsubscribeVehicleData"])
         }
     }
@@ -285,7 +342,9 @@ struct RouterAppTests {
         try await H.withGateway(GatewayConfiguration(limits: GatewayLimits(fileSize: 100_000))) { client, simulator, _ in
             try await H.createApp(client)
             let data = ByteBuffer(bytes: (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
-            try await client.execute(uri: "/v1/apps/demo/files/song.bin?chunkSize=32768&persistent=true", method: .put, headers: H.jsonHeaders, body: data) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/files/song.bin?chunkSize=32768&persistent=true", method: .put, headers: H.jsonHeaders, body: data
+            ) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 #expect(response.json?["chunks"] == 3)
                 #expect(response.json?["size"] == 70_000)
@@ -295,10 +354,14 @@ struct RouterAppTests {
             try await client.execute(uri: "/v1/apps/demo/files", method: .get) { response in
                 #expect(response.json?["files"] == ["song.bin"])
             }
-            try await client.execute(uri: "/v1/apps/demo/files/big.bin", method: .put, headers: H.jsonHeaders, body: ByteBuffer(repeating: 0, count: 100_001)) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/files/big.bin", method: .put, headers: H.jsonHeaders, body: ByteBuffer(repeating: 0, count: 100_001)
+            ) { response in
                 #expect(response.status == .contentTooLarge)
             }
-            try await client.execute(uri: "/v1/apps/demo/files/x.bin?fileType=EXE", method: .put, headers: H.jsonHeaders, body: ByteBuffer(string: "x")) { response in
+            try await client.execute(
+                uri: "/v1/apps/demo/files/x.bin?fileType=EXE", method: .put, headers: H.jsonHeaders, body: ByteBuffer(string: "x")
+            ) { response in
                 #expect(response.status == .badRequest)
             }
             try await client.execute(uri: "/v1/apps/demo/files/song.bin", method: .delete) { response in #expect(response.status == .ok) }

@@ -80,7 +80,10 @@ struct RouterMetaTests {
             try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer reader-token"]) { response in
                 #expect(response.status == .ok)
             }
-            try await client.execute(uri: "/v1/apps", method: .post, headers: [.authorization: "Bearer reader-token", .contentType: "application/json"], body: H.json(["appName": "A", "appID": "a"])) { response in
+            try await client.execute(
+                uri: "/v1/apps", method: .post, headers: [.authorization: "Bearer reader-token", .contentType: "application/json"],
+                body: H.json(["appName": "A", "appID": "a"])
+            ) { response in
                 #expect(response.status == .forbidden)
                 #expect(response.problemType == "forbidden")
             }
@@ -103,7 +106,9 @@ struct RouterMetaTests {
                 #expect(response.status == .noContent)
                 #expect(response.headers[.accessControlAllowMethods]?.contains("POST") == true)
             }
-            try await client.execute(uri: "/v1/apps", method: .options, headers: [.origin: "http://evil.example", .accessControlRequestMethod: "POST"]) { response in
+            try await client.execute(
+                uri: "/v1/apps", method: .options, headers: [.origin: "http://evil.example", .accessControlRequestMethod: "POST"]
+            ) { response in
                 #expect(response.status == .forbidden)
             }
             // Errors carry the CORS headers too, so a browser can read them.
@@ -114,7 +119,9 @@ struct RouterMetaTests {
         }
     }
 
-    @Test("A JSON body must say it is JSON (text/plain and none are what a cross-site page sends without a preflight): 415; curl's form type passes")
+    @Test(
+        "A JSON body must say it is JSON (text/plain and none are what a cross-site page sends without a preflight): 415; curl's form type passes"
+    )
     func contentType() async throws {
         try await H.withGateway { client, _, _ in
             let body = H.json(["appName": "A", "appID": "a"])
@@ -125,11 +132,15 @@ struct RouterMetaTests {
                     #expect(response.problemType == "unsupported-media-type")
                 }
             }
-            try await client.execute(uri: "/v1/apps", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: body) { response in
+            try await client.execute(
+                uri: "/v1/apps", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: body
+            ) { response in
                 #expect(response.status == .created)
             }
             // File uploads take any type.
-            try await client.execute(uri: "/v1/apps/a/files/x.txt", method: .put, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x")) { response in
+            try await client.execute(
+                uri: "/v1/apps/a/files/x.txt", method: .put, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x")
+            ) { response in
                 #expect(response.status != .unsupportedMediaType)
             }
         }

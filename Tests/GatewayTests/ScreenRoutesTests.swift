@@ -14,11 +14,17 @@ struct ScreenRoutesTests {
 
     static let mediaScreen: SDLJSON = [
         "template": "MEDIA", "textFields": ["Now playing", "Radio One"],
-        "softButtons": [["id": "play", "states": [["name": "play", "text": "Play"], ["name": "pause", "text": "Pause"]], "state": "play"]],
+        "softButtons": [
+            ["id": "play", "states": [["name": "play", "text": "Play"], ["name": "pause", "text": "Pause"]], "state": "play"]
+        ],
     ]
 
-    static func put(_ client: any TestClientProtocol, _ screen: SDLJSON, method: HTTPRequest.Method = .put, contentType: String = "application/json") async throws -> (HTTPResponse.Status, SDLJSON?) {
-        try await client.execute(uri: "/v1/apps/demo/screen", method: method, headers: [.contentType: contentType], body: H.json(screen)) { ($0.status, $0.json) }
+    static func put(
+        _ client: any TestClientProtocol, _ screen: SDLJSON, method: HTTPRequest.Method = .put, contentType: String = "application/json"
+    ) async throws -> (HTTPResponse.Status, SDLJSON?) {
+        try await client.execute(uri: "/v1/apps/demo/screen", method: method, headers: [.contentType: contentType], body: H.json(screen)) {
+            ($0.status, $0.json)
+        }
     }
 
     @Test("A declared screen is the simulator's screen; a merge patch of one line sends one Show with that field only")
@@ -35,7 +41,8 @@ struct ScreenRoutesTests {
             #expect(shown["show"]?["softButtons"]?.arrayValue?.first?["text"] == "Play")
 
             let showsBefore = simulator.snapshot.log.entries.filter { $0.function == "Show" }.count
-            let (patched, patchBody) = try await Self.put(client, ["textFields": ["Now playing", "Radio Two"]], method: .patch, contentType: "application/merge-patch+json")
+            let (patched, patchBody) = try await Self.put(
+                client, ["textFields": ["Now playing", "Radio Two"]], method: .patch, contentType: "application/merge-patch+json")
             #expect(patched == .ok)
             let sent = try #require(patchBody?["sent"]?.arrayValue)
             #expect(sent.count == 1)
@@ -44,7 +51,9 @@ struct ScreenRoutesTests {
             #expect(simulator.snapshot.app(withID: "demo-app")?.screen.json["show"]?["mainField2"] == "Radio Two")
 
             // The same screen again sends nothing.
-            let (_, again) = try await Self.put(client, ["textFields": ["Now playing", "Radio Two"], "template": "MEDIA", "softButtons": Self.mediaScreen["softButtons"] ?? []])
+            let (_, again) = try await Self.put(
+                client,
+                ["textFields": ["Now playing", "Radio Two"], "template": "MEDIA", "softButtons": Self.mediaScreen["softButtons"] ?? []])
             #expect(again?["sent"] == [])
             try await client.execute(uri: "/v1/apps/demo/screen", method: .get) { response in
                 #expect(response.json?["screen"]?["textFields"] == ["Now playing", "Radio Two"])
@@ -63,7 +72,9 @@ struct ScreenRoutesTests {
             let subscription = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["softButton"]))
             defer { subscription.cancel() }
             let press: SDLJSON = ["appID": "demo", "softButtonID": .int(softButtonID)]
-            try await client.execute(uri: "/v1/simulator/buttons/CUSTOM_BUTTON/press", method: .post, headers: H.jsonHeaders, body: H.json(press)) { response in
+            try await client.execute(
+                uri: "/v1/simulator/buttons/CUSTOM_BUTTON/press", method: .post, headers: H.jsonHeaders, body: H.json(press)
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
             }
             var events: [GatewayEvent] = []
@@ -110,35 +121,58 @@ struct ScreenRoutesTests {
         #expect(ScreenDeclaration.mergePatch(target, ["q"]) == ["q"])
     }
 
-    @Test("PUT /media: the track through Show with metadata tags, the clock through SetMediaClockTimer only when it changes, media buttons subscribed once and reported as mediaButton events")
+    @Test(
+        "PUT /media: the track through Show with metadata tags, the clock through SetMediaClockTimer only when it changes, media buttons subscribed once and reported as mediaButton events"
+    )
     func media() async throws {
         try await H.withGateway { client, simulator, apps in
             try await H.createApp(client, id: "plain")
-            let notMedia = try await client.execute(uri: "/v1/apps/plain/media", method: .put, headers: H.jsonHeaders, body: H.json(["track": "Song"])) { $0 }
+            let notMedia = try await client.execute(
+                uri: "/v1/apps/plain/media", method: .put, headers: H.jsonHeaders, body: H.json(["track": "Song"])
+            ) { $0 }
             #expect(notMedia.status == .conflict)
             #expect(notMedia.json?["type"] == "urn:sdl-gateway:problem:not-media-app")
-            let body: SDLJSON = ["id": "demo", "appName": "Radio", "appID": "demo-app", "isMediaApplication": true, "appHMIType": ["MEDIA"]]
-            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(body)) { #expect($0.status == .created) }
+            let body: SDLJSON = [
+                "id": "demo", "appName": "Radio", "appID": "demo-app", "isMediaApplication": true, "appHMIType": ["MEDIA"],
+            ]
+            try await client.execute(uri: "/v1/apps", method: .post, headers: H.jsonHeaders, body: H.json(body)) {
+                #expect($0.status == .created)
+            }
             let playing: SDLJSON = ["track": "Song", "artist": "Band", "clock": ["position": 10, "duration": 200, "state": "PLAYING"]]
-            let first = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(playing)) { $0.json }
-            #expect(first?["sent"]?.arrayValue?.map { $0["function"] } == ["Show", "SubscribeButton", "SubscribeButton", "SubscribeButton", "SetMediaClockTimer"], "\(String(describing: first))")
+            let first = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(playing)) {
+                $0.json
+            }
+            #expect(
+                first?["sent"]?.arrayValue?.map { $0["function"] } == [
+                    "Show", "SubscribeButton", "SubscribeButton", "SubscribeButton", "SetMediaClockTimer",
+                ], "\(String(describing: first))")
             #expect(simulator.snapshot.app(withID: "demo-app")?.screen.json["show"]?["mainField1"] == "Song")
             let paused: SDLJSON = ["track": "Song", "artist": "Band", "clock": ["position": 30, "duration": 200, "state": "PAUSED"]]
-            let second = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(paused)) { $0.json }
+            let second = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(paused)) {
+                $0.json
+            }
             #expect(second?["sent"]?.arrayValue?.map { $0["function"] } == ["SetMediaClockTimer"])
             #expect(second?["sent"]?.arrayValue?.first?["parameters"]?["updateMode"] == "PAUSE")
 
             let subscription = try apps.hub.subscribe(app: "demo", filter: EventFilter(types: ["mediaButton"]))
             defer { subscription.cancel() }
-            try await client.execute(uri: "/v1/simulator/buttons/PLAY_PAUSE/press", method: .post, headers: H.jsonHeaders, body: H.json([:])) { #expect($0.status == .ok) }
+            try await client.execute(
+                uri: "/v1/simulator/buttons/PLAY_PAUSE/press", method: .post, headers: H.jsonHeaders, body: H.json([:])
+            ) { #expect($0.status == .ok) }
             let event = await subscription.queue.next()
             #expect(event?.data["button"] == "PLAY_PAUSE")
 
             let (clock, _) = try await Self.put(client, [:])  // the screen route keeps the declared media
             #expect(clock == .ok)
-            let bad = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(["clock": ["position": -1, "state": "PLAYING"]])) { $0.status }
+            let bad = try await client.execute(
+                uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders,
+                body: H.json(["clock": ["position": -1, "state": "PLAYING"]])
+            ) { $0.status }
             #expect(bad == .unprocessableContent)
-            let unknownState = try await client.execute(uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders, body: H.json(["clock": ["position": 1, "state": "SPINNING"]])) { $0.status }
+            let unknownState = try await client.execute(
+                uri: "/v1/apps/demo/media", method: .put, headers: H.jsonHeaders,
+                body: H.json(["clock": ["position": 1, "state": "SPINNING"]])
+            ) { $0.status }
             #expect(unknownState == .unprocessableContent)
         }
     }

@@ -14,14 +14,16 @@ struct StaticFileTests {
     typealias H = GatewayHarness
 
     /// `Sources/Gateway/Resources` of this repository.
-    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Gateway/Resources")
 
     /// Every regular file under `Resources/public` (a link to the top-level `public/`), by its URL path.
     static func publicFiles() throws -> [String: Data] {
         let root = resources.appendingPathComponent("public").resolvingSymlinksInPath()
         var files: [String: Data] = [:]
-        let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]))
+        let enumerator = try #require(
+            FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]))
         for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
             files[String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))] = try Data(contentsOf: url)
         }
@@ -37,7 +39,9 @@ struct StaticFileTests {
         for (path, data) in files {
             #expect(middleware.files[path].map { Data($0.bytes.readableBytesView) } == data, "\(path)")
         }
-        #expect(EmbeddedResources.bytes("openapi.yaml").map { Data($0) } == (try Data(contentsOf: Self.resources.appendingPathComponent("openapi.yaml"))))
+        #expect(
+            EmbeddedResources.bytes("openapi.yaml").map { Data($0) }
+                == (try Data(contentsOf: Self.resources.appendingPathComponent("openapi.yaml"))))
     }
 
     @Test("Content types by extension; the ETag is the same for the same bytes and differs for others")
@@ -47,13 +51,17 @@ struct StaticFileTests {
         #expect(EmbeddedFileMiddleware<GatewayRequestContext>.contentType(of: "/style.CSS") == "text/css; charset=utf-8")
         #expect(EmbeddedFileMiddleware<GatewayRequestContext>.contentType(of: "/icon.png") == "image/png")
         #expect(EmbeddedFileMiddleware<GatewayRequestContext>.contentType(of: "/LICENSE") == "application/octet-stream")
-        let one = EmbeddedFileMiddleware<GatewayRequestContext>(resources: ["public/a.txt": Array("one".utf8), "public/b.txt": Array("one".utf8), "public/c.txt": Array("two".utf8), "other.txt": [1]])
+        let one = EmbeddedFileMiddleware<GatewayRequestContext>(resources: [
+            "public/a.txt": Array("one".utf8), "public/b.txt": Array("one".utf8), "public/c.txt": Array("two".utf8), "other.txt": [1],
+        ])
         #expect(one.files["/a.txt"]?.entityTag == one.files["/b.txt"]?.entityTag)
         #expect(one.files["/a.txt"]?.entityTag != one.files["/c.txt"]?.entityTag)
         #expect(one.files["/other.txt"] == nil)
     }
 
-    @Test("GET / and /index.html serve the page; If-None-Match revalidates (304); HEAD has the length and no body; an unknown file is a 404 problem")
+    @Test(
+        "GET / and /index.html serve the page; If-None-Match revalidates (304); HEAD has the length and no body; an unknown file is a 404 problem"
+    )
     func serving() async throws {
         let page = try #require(try Self.publicFiles()["/index.html"])
         try await H.withGateway { client, _, _ in

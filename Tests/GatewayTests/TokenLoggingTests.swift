@@ -50,7 +50,9 @@ final class LogCapture: Sendable {
 struct TokenLoggingTests {
     typealias H = GatewayHarness
 
-    @Test("At trace level, bearer headers, bearer. subprotocols, a wrong token and tickets leave no trace in any log line or metadata; the requests themselves are logged")
+    @Test(
+        "At trace level, bearer headers, bearer. subprotocols, a wrong token and tickets leave no trace in any log line or metadata; the requests themselves are logged"
+    )
     func noCredentialInTheLog() async throws {
         let capture = LogCapture()
         let wrong = "wrong-token-0bad"
@@ -59,16 +61,26 @@ struct TokenLoggingTests {
             try await H.createApp(client, headers: AuthTests.bearerController)
             let port = try #require(client.port)
             try await client.execute(uri: "/v1/apps/demo", method: .get, headers: AuthTests.bearerReader) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/v1/apps/demo/rpc/Show", method: .post, headers: AuthTests.bearerController + H.jsonHeaders, body: H.json(["mainField1": "logged?"])) {
+            try await client.execute(
+                uri: "/v1/apps/demo/rpc/Show", method: .post, headers: AuthTests.bearerController + H.jsonHeaders,
+                body: H.json(["mainField1": "logged?"])
+            ) {
                 #expect($0.status == .ok)
             }
-            try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer \(wrong)"]) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/apps", method: .get, headers: [.authorization: "Bearer \(wrong)"]) {
+                #expect($0.status == .unauthorized)
+            }
             let subprotocol = "Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.\(AuthTests.controller)"
-            let upgrade = try await RawConnection.exchange(port: port, RawConnection.get("/v1/apps/demo/events", RawConnection.webSocketUpgrade + [subprotocol]), until: "\r\n\r\n")
+            let upgrade = try await RawConnection.exchange(
+                port: port, RawConnection.get("/v1/apps/demo/events", RawConnection.webSocketUpgrade + [subprotocol]), until: "\r\n\r\n")
             #expect(upgrade.hasPrefix("HTTP/1.1 101"), "\(upgrade)")
-            let refused = try await RawConnection.exchange(port: port, RawConnection.get("/v1/events", RawConnection.webSocketUpgrade + ["Authorization: Bearer \(wrong)"]), until: "\r\n\r\n")
+            let refused = try await RawConnection.exchange(
+                port: port, RawConnection.get("/v1/events", RawConnection.webSocketUpgrade + ["Authorization: Bearer \(wrong)"]),
+                until: "\r\n\r\n")
             #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
-            for (path, headers) in [("/v1/apps/demo/events", ["Accept: text/event-stream"]), ("/v1/events", RawConnection.webSocketUpgrade)] {
+            for (path, headers) in [
+                ("/v1/apps/demo/events", ["Accept: text/event-stream"]), ("/v1/events", RawConnection.webSocketUpgrade),
+            ] {
                 let ticket = try await client.execute(uri: "/v1/tickets", method: .post, headers: AuthTests.bearerReader) { response in
                     try #require(response.json?["ticket"]?.stringValue)
                 }
@@ -87,7 +99,9 @@ struct TokenLoggingTests {
         for path in ["/v1/apps/demo/rpc/Show", "/v1/apps/demo", "/v1/tickets", "/v1/apps/demo/events?ticket=…"] {
             #expect(lines.contains { $0.contains("hb.request.path=\(path)") }, "no log line for \(path)")
         }
-        #expect(lines.contains { $0.contains("request failed") && $0.contains("unauthorized: the bearer token is not valid") }, "the wrong token's request is logged")
+        #expect(
+            lines.contains { $0.contains("request failed") && $0.contains("unauthorized: the bearer token is not valid") },
+            "the wrong token's request is logged")
         let secrets = [AuthTests.reader, AuthTests.controller, wrong] + tickets.withLock { $0 }
         #expect(secrets.count == 5)
         for secret in secrets {

@@ -13,11 +13,13 @@ import Testing
 struct UploadedFileCopyTests {
     typealias H = GatewayHarness
 
-    @Test("A PNG uploaded in 3 chunks comes back byte for byte with its type, an ETag and a sandbox; 304; not a BINARY; gone with DeleteFile")
+    @Test(
+        "A PNG uploaded in 3 chunks comes back byte for byte with its type, an ETag and a sandbox; 304; not a BINARY; gone with DeleteFile")
     func copyOfAnUpload() async throws {
         try await H.withGateway { client, _, _ in
             try await H.createApp(client)
-            let png = ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 13) })
+            let png = ByteBuffer(
+                bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 13) })
             try await client.execute(uri: "/v1/apps/demo/files/cover.png?chunkSize=32768", method: .put, body: png) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 #expect(response.json?["chunks"] == 3)
@@ -34,7 +36,8 @@ struct UploadedFileCopyTests {
                 #expect(response.status == .notModified)
                 #expect(response.body.readableBytes == 0)
             }
-            try await client.execute(uri: "/v1/apps/demo/files/song.bin", method: .put, body: ByteBuffer(repeating: 1, count: 500)) { response in
+            try await client.execute(uri: "/v1/apps/demo/files/song.bin", method: .put, body: ByteBuffer(repeating: 1, count: 500)) {
+                response in
                 #expect(response.status == .created)
             }
             try await client.execute(uri: "/v1/apps/demo/files/song.bin", method: .get) { response in
@@ -42,8 +45,11 @@ struct UploadedFileCopyTests {
                 #expect(response.problemType == "not-found")
             }
             try await client.execute(uri: "/v1/apps/demo/files/cover.png", method: .delete) { response in #expect(response.status == .ok) }
-            try await client.execute(uri: "/v1/apps/demo/files/cover.png", method: .get) { response in #expect(response.status == .notFound) }
-            try await client.execute(uri: "/v1/apps/nobody/files/cover.png", method: .get) { response in #expect(response.problemType == "app-not-found") }
+            try await client.execute(uri: "/v1/apps/demo/files/cover.png", method: .get) { response in #expect(response.status == .notFound)
+            }
+            try await client.execute(uri: "/v1/apps/nobody/files/cover.png", method: .get) { response in
+                #expect(response.problemType == "app-not-found")
+            }
         }
     }
 
@@ -53,7 +59,9 @@ struct UploadedFileCopyTests {
         let key = { (name: String) in UploadedImageCopies.Key(app: "a", incarnation: 1, name: name) }
         #expect(!copies.keeps(fileType: "BINARY", size: 10))
         #expect(!copies.keeps(fileType: "GRAPHIC_PNG", size: 1001))
-        #expect(UploadedImageCopies().keeps(fileType: "GRAPHIC_JPEG", size: 2 << 20) && !UploadedImageCopies().keeps(fileType: "GRAPHIC_JPEG", size: (2 << 20) + 1))
+        #expect(
+            UploadedImageCopies().keeps(fileType: "GRAPHIC_JPEG", size: 2 << 20)
+                && !UploadedImageCopies().keeps(fileType: "GRAPHIC_JPEG", size: (2 << 20) + 1))
         copies.keep(key("1.png"), bytes: ByteBuffer(repeating: 1, count: 400), fileType: "GRAPHIC_PNG")
         copies.keep(key("2.png"), bytes: ByteBuffer(repeating: 2, count: 400), fileType: "GRAPHIC_PNG")
         copies.keep(key("3.png"), bytes: ByteBuffer(repeating: 3, count: 400), fileType: "GRAPHIC_PNG")

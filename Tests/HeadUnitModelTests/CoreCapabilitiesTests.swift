@@ -81,7 +81,8 @@ struct CoreCapabilitiesTests {
         #expect(hmi["navigation"] == false && hmi["phoneCall"] == true && hmi["videoStreaming"] == false)
         let baseKeys = Set(SimulatorProfile.full.document["hmiCapabilities"]?.objectValue.map { Array($0.keys) } ?? [])
         #expect(!baseKeys.isEmpty && Set(hmi.keys).isSuperset(of: baseKeys))
-        #expect(profile.systemCapability("NAVIGATION")?["navigationCapability"] == ["sendLocationEnabled": false, "getWayPointsEnabled": false])
+        #expect(
+            profile.systemCapability("NAVIGATION")?["navigationCapability"] == ["sendLocationEnabled": false, "getWayPointsEnabled": false])
         #expect(profile.systemCapability("PHONE_CALL")?["phoneCapability"] == ["dialNumberEnabled": true])
         #expect(profile.systemCapability("DRIVER_DISTRACTION")?["driverDistractionCapability"] == ["menuLength": 4, "subMenuDepth": 1])
         #expect(profile.systemCapability("VIDEO_STREAMING") == nil)

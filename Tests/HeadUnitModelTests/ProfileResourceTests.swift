@@ -36,8 +36,14 @@ struct ProfileResourceTests {
         #expect(display["screenParams"]?["resolution"] == ["resolutionWidth": 800, "resolutionHeight": 350])
         #expect(display["numCustomPresetsAvailable"] == 8)
         let buttons = response["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
-        #expect(buttons == (0...9).map { "PRESET_\($0)" } + ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "CUSTOM_BUTTON"])
-        #expect(response["softButtonCapabilities"] == [["shortPressAvailable": true, "longPressAvailable": true, "upDownAvailable": true, "imageSupported": true]])
+        #expect(
+            buttons == (0...9).map { "PRESET_\($0)" } + [
+                "OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "CUSTOM_BUTTON",
+            ])
+        #expect(
+            response["softButtonCapabilities"] == [
+                ["shortPressAvailable": true, "longPressAvailable": true, "upDownAvailable": true, "imageSupported": true]
+            ])
         #expect(response["vehicleType"] == ["make": "SDL", "model": "Generic", "modelYear": "2019", "trim": "SE"])
         #expect(response["syncMsgVersion"] == ["majorVersion": 8, "minorVersion": 0, "patchVersion": 0])
         #expect(response["sdlVersion"] == "8.2.0")
@@ -47,11 +53,19 @@ struct ProfileResourceTests {
         #expect(response["audioPassThruCapabilities"] == [["samplingRate": "44KHZ", "bitsPerSample": "8_BIT", "audioType": "PCM"]])
         #expect(profile.appDirectoryQuota == 104_857_600)
         #expect(profile.supportedLanguages.count == 22)
-        #expect(profile.startServiceVehicleInfo == .init(make: "SDL", model: "Generic", modelYear: "2019", trim: "SE", systemSoftwareVersion: "12345_US"))
-        for type in ["APP_SERVICES", "DRIVER_DISTRACTION", "NAVIGATION", "PHONE_CALL", "REMOTE_CONTROL", "SEAT_LOCATION", "VIDEO_STREAMING", "DISPLAYS"] {
+        #expect(
+            profile.startServiceVehicleInfo
+                == .init(make: "SDL", model: "Generic", modelYear: "2019", trim: "SE", systemSoftwareVersion: "12345_US"))
+        for type in [
+            "APP_SERVICES", "DRIVER_DISTRACTION", "NAVIGATION", "PHONE_CALL", "REMOTE_CONTROL", "SEAT_LOCATION", "VIDEO_STREAMING",
+            "DISPLAYS",
+        ] {
             #expect(profile.systemCapability(type) != nil, "\(type)")
         }
-        #expect(profile.systemCapability("VIDEO_STREAMING")?["videoStreamingCapability"]?["preferredResolution"] == ["resolutionWidth": 800, "resolutionHeight": 380])
+        #expect(
+            profile.systemCapability("VIDEO_STREAMING")?["videoStreamingCapability"]?["preferredResolution"] == [
+                "resolutionWidth": 800, "resolutionHeight": 380,
+            ])
     }
 
     @Test("full: the richer head unit the simulator had before (38 text fields, 800×480, every speech capability)")
@@ -104,7 +118,9 @@ struct ProfileResourceTests {
         #expect(malformed?.message.hasPrefix("default-profile.json (built-in profile core-8.2): ") == true)
 
         let invalid = #expect(throws: SimulatorProfileError.self) {
-            try SimulatorProfile.loadDefault(from: ["default-profile.json": Array("{\"language\": \"EN-US\", \"hmiDisplayLanguage\": \"EN-US\", \"colour\": 1}".utf8)])
+            try SimulatorProfile.loadDefault(from: [
+                "default-profile.json": Array("{\"language\": \"EN-US\", \"hmiDisplayLanguage\": \"EN-US\", \"colour\": 1}".utf8)
+            ])
         }
         #expect(invalid?.kind == .invalidProfile)
         #expect(invalid?.path == "$.colour")

@@ -79,13 +79,17 @@ struct ProfileTests {
         #expect(display["graphicSupported"] == true)
         #expect(display["numCustomPresetsAvailable"] != nil)
         let buttons = profile.registerAppInterfaceResponse()["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        let expected = ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "CUSTOM_BUTTON"] + (0...9).map { "PRESET_\($0)" }
+        let expected =
+            ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUNEDOWN", "CUSTOM_BUTTON"] + (0...9).map { "PRESET_\($0)" }
         #expect(Set(buttons) == Set(expected))
     }
 
     @Test("Vehicle strings, quota and languages")
     func vehicleQuotaLanguages() {
-        #expect(profile.startServiceVehicleInfo == SimulatorProfile.VehicleInfo(make: "SDL", model: "Generic", modelYear: "2019", trim: "SE", systemSoftwareVersion: "12345_US"))
+        #expect(
+            profile.startServiceVehicleInfo
+                == SimulatorProfile.VehicleInfo(
+                    make: "SDL", model: "Generic", modelYear: "2019", trim: "SE", systemSoftwareVersion: "12345_US"))
         #expect(profile.appDirectoryQuota == 104_857_600)
         #expect(profile.language == "EN-US")
         #expect(profile.hmiDisplayLanguage == "EN-US")
@@ -94,10 +98,12 @@ struct ProfileTests {
         #expect(Set(profile.supportedLanguages).count == profile.supportedLanguages.count)
     }
 
-    @Test("Every system capability type validates as a GetSystemCapability response", arguments: [
-        "NAVIGATION", "PHONE_CALL", "VIDEO_STREAMING", "REMOTE_CONTROL", "APP_SERVICES", "SEAT_LOCATION", "DISPLAYS",
-        "DRIVER_DISTRACTION",
-    ])
+    @Test(
+        "Every system capability type validates as a GetSystemCapability response",
+        arguments: [
+            "NAVIGATION", "PHONE_CALL", "VIDEO_STREAMING", "REMOTE_CONTROL", "APP_SERVICES", "SEAT_LOCATION", "DISPLAYS",
+            "DRIVER_DISTRACTION",
+        ])
     func systemCapability(type: String) throws {
         let capability = try #require(profile.systemCapability(type))
         #expect(capability["systemCapabilityType"] == .string(type))
@@ -197,9 +203,13 @@ struct ProfileTests {
 
     @Test("A minimal profile: languages and version only")
     func minimalProfile() throws {
-        let minimal = try SimulatorProfile(json: Data(#"{"language":"EN-GB","hmiDisplayLanguage":"EN-GB","syncMsgVersion":{"majorVersion":7,"minorVersion":1}}"#.utf8))
+        let minimal = try SimulatorProfile(
+            json: Data(#"{"language":"EN-GB","hmiDisplayLanguage":"EN-GB","syncMsgVersion":{"majorVersion":7,"minorVersion":1}}"#.utf8))
         let response = minimal.registerAppInterfaceResponse()
-        #expect(Set(response.objectValue.map { Array($0.keys) } ?? []) == ["success", "resultCode", "language", "hmiDisplayLanguage", "syncMsgVersion", "iconResumed"])
+        #expect(
+            Set(response.objectValue.map { Array($0.keys) } ?? []) == [
+                "success", "resultCode", "language", "hmiDisplayLanguage", "syncMsgVersion", "iconResumed",
+            ])
         #expect(try catalog.validate(response, function: "RegisterAppInterface", messageType: .response).isEmpty)
         #expect(minimal.appDirectoryQuota == SimulatorProfile.defaultAppDirectoryQuota)
         #expect(minimal.startServiceVehicleInfo == SimulatorProfile.VehicleInfo())
@@ -223,27 +233,31 @@ struct ProfileTests {
         #expect(tooBig?.kind == .unreadable)
     }
 
-    @Test("Loading errors name the kind and the JSON path", arguments: [
-        BadProfile(text: #"{"language": "#, .malformedJSON, "$"),
-        BadProfile(text: "[1, 2]", .invalidProfile, "$"),
-        BadProfile(["language": nil], .invalidProfile, "$.language"),
-        BadProfile(["language": "KLINGON"], .invalidProfile, "$.language"),
-        BadProfile(["hmiDisplayLanguage": 7], .invalidProfile, "$.hmiDisplayLanguage"),
-        BadProfile(["syncMsgVersion": nil], .invalidProfile, "$.syncMsgVersion"),
-        BadProfile(["colour": "red"], .invalidProfile, "$.colour"),
-        BadProfile(["appDirectoryQuota": -1], .invalidProfile, "$.appDirectoryQuota"),
-        BadProfile(["appDirectoryQuota": "lots"], .invalidProfile, "$.appDirectoryQuota"),
-        BadProfile(["supportedLanguages": ["DE-DE"]], .invalidProfile, "$.supportedLanguages"),
-        BadProfile(["supportedLanguages": ["EN-US", "XX-XX"]], .invalidProfile, "$.supportedLanguages[1]"),
-        BadProfile(["systemCapabilities": ["TELEPORT": [:]]], .invalidProfile, "$.systemCapabilities.TELEPORT"),
-        BadProfile(["systemCapabilities": []], .invalidProfile, "$.systemCapabilities"),
-        BadProfile(["displays": ["colour": "red"]], .invalidProfile, "$.displays.colour"),
-        BadProfile(["syncMsgVersion": ["majorVersion": 99, "minorVersion": 0]], .invalidCapabilities, "$.syncMsgVersion.majorVersion"),
-        BadProfile(["vehicleType": ["make": 3]], .invalidCapabilities, "$.vehicleType.make"),
-        BadProfile(["hmiZoneCapabilities": ["MIDDLE"]], .invalidCapabilities, "$.hmiZoneCapabilities[0]"),
-        BadProfile(["speechCapabilities": []], .invalidCapabilities, "$.speechCapabilities"),
-        BadProfile(["systemCapabilities": ["NAVIGATION": ["sendLocationEnabled": "yes"]]], .invalidCapabilities, "$.systemCapabilities.NAVIGATION.sendLocationEnabled"),
-    ])
+    @Test(
+        "Loading errors name the kind and the JSON path",
+        arguments: [
+            BadProfile(text: #"{"language": "#, .malformedJSON, "$"),
+            BadProfile(text: "[1, 2]", .invalidProfile, "$"),
+            BadProfile(["language": nil], .invalidProfile, "$.language"),
+            BadProfile(["language": "KLINGON"], .invalidProfile, "$.language"),
+            BadProfile(["hmiDisplayLanguage": 7], .invalidProfile, "$.hmiDisplayLanguage"),
+            BadProfile(["syncMsgVersion": nil], .invalidProfile, "$.syncMsgVersion"),
+            BadProfile(["colour": "red"], .invalidProfile, "$.colour"),
+            BadProfile(["appDirectoryQuota": -1], .invalidProfile, "$.appDirectoryQuota"),
+            BadProfile(["appDirectoryQuota": "lots"], .invalidProfile, "$.appDirectoryQuota"),
+            BadProfile(["supportedLanguages": ["DE-DE"]], .invalidProfile, "$.supportedLanguages"),
+            BadProfile(["supportedLanguages": ["EN-US", "XX-XX"]], .invalidProfile, "$.supportedLanguages[1]"),
+            BadProfile(["systemCapabilities": ["TELEPORT": [:]]], .invalidProfile, "$.systemCapabilities.TELEPORT"),
+            BadProfile(["systemCapabilities": []], .invalidProfile, "$.systemCapabilities"),
+            BadProfile(["displays": ["colour": "red"]], .invalidProfile, "$.displays.colour"),
+            BadProfile(["syncMsgVersion": ["majorVersion": 99, "minorVersion": 0]], .invalidCapabilities, "$.syncMsgVersion.majorVersion"),
+            BadProfile(["vehicleType": ["make": 3]], .invalidCapabilities, "$.vehicleType.make"),
+            BadProfile(["hmiZoneCapabilities": ["MIDDLE"]], .invalidCapabilities, "$.hmiZoneCapabilities[0]"),
+            BadProfile(["speechCapabilities": []], .invalidCapabilities, "$.speechCapabilities"),
+            BadProfile(
+                ["systemCapabilities": ["NAVIGATION": ["sendLocationEnabled": "yes"]]], .invalidCapabilities,
+                "$.systemCapabilities.NAVIGATION.sendLocationEnabled"),
+        ])
     func loadingErrors(bad: BadProfile) {
         let error = Self.loadError(bad.bytes)
         #expect(error?.kind == bad.kind, "\(String(describing: error))")

@@ -98,7 +98,9 @@ import Testing
     }
 
     @Test func arbitraryTimesAndLongRunsStayValid() throws {
-        for elapsed: Duration in [.zero, .milliseconds(-5), .milliseconds(1234), .seconds(3600), .seconds(86_400 * 3), .seconds(86_400 * 365)] {
+        for elapsed: Duration in [
+            .zero, .milliseconds(-5), .milliseconds(1234), .seconds(3600), .seconds(86_400 * 3), .seconds(86_400 * 365),
+        ] {
             let snapshot = drive.sample(at: elapsed)
             #expect(try VehicleFixture.issues(snapshot).isEmpty, "\(elapsed)")
         }

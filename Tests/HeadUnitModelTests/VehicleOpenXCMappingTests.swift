@@ -11,37 +11,85 @@ import Testing
         events.mergedVehicleData
     }
 
-    @Test(arguments: [
-        ("vehicle_speed", 42.1 as SDLJSON, ["speed": 42.1] as [String: SDLJSON]),
-        ("vehicle_speed", -3, ["speed": 0.0]),
-        ("engine_speed", 772.6, ["rpm": 773]),
-        ("engine_speed", 25000, ["rpm": 20000]),
-        ("odometer", 13966.579102, ["odometer": 13966]),
-        ("steering_wheel_angle", -12.5, ["steeringWheelAngle": -12.5]),
-        ("steering_wheel_angle", 4000, ["steeringWheelAngle": 2000.0]),
-        ("steering_wheel_angle", -4000, ["steeringWheelAngle": -2000.0]),
-        ("accelerator_pedal_position", 37.25, ["accPedalPosition": 37.25]),
-        ("accelerator_pedal_position", 130, ["accPedalPosition": 100.0]),
-        ("torque_at_transmission", 3, ["engineTorque": 3.0]),
-        ("torque_at_transmission", -5000, ["engineTorque": -1000.0]),
-        ("fuel_level", 12.5, ["fuelLevel": 12.5, "fuelLevel_State": "LOW", "fuelRange": [["type": "GASOLINE", "level": 12.5, "levelState": "LOW"]]]),
-        ("fuel_level", 60, ["fuelLevel": 60.0, "fuelLevel_State": "NORMAL", "fuelRange": [["type": "GASOLINE", "level": 60.0, "levelState": "NORMAL"]]]),
-        ("transmission_gear_position", "first", ["prndl": "FIRST", "gearStatus": ["userSelectedGear": "DRIVE", "actualGear": "FIRST"]]),
-        ("transmission_gear_position", "sixth", ["prndl": "SIXTH", "gearStatus": ["userSelectedGear": "DRIVE", "actualGear": "SIXTH"]]),
-        ("transmission_gear_position", "neutral", ["prndl": "NEUTRAL", "gearStatus": ["userSelectedGear": "NEUTRAL", "actualGear": "NEUTRAL"]]),
-        ("transmission_gear_position", "reverse", ["prndl": "REVERSE", "gearStatus": ["userSelectedGear": "REVERSE", "actualGear": "REVERSE"]]),
-        ("transmission_gear_position", "park", ["prndl": "PARK", "gearStatus": ["userSelectedGear": "PARK", "actualGear": "PARK"]]),
-        ("brake_pedal_status", true, ["driverBraking": "YES"]),
-        ("brake_pedal_status", false, ["driverBraking": "NO"]),
-        ("windshield_wiper_status", true, ["wiperStatus": "MAN_LOW"]),
-        ("windshield_wiper_status", false, ["wiperStatus": "OFF"]),
-        ("headlamp_status", true, ["headLampStatus": ["lowBeamsOn": true, "highBeamsOn": false]]),
-        ("high_beam_status", true, ["headLampStatus": ["lowBeamsOn": false, "highBeamsOn": true]]),
-        ("parking_brake_status", true, ["electronicParkBrakeStatus": "CLOSED", "bodyInformation": ["parkBrakeActive": true, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "UNKNOWN"]]),
-        ("parking_brake_status", false, ["electronicParkBrakeStatus": "OPEN", "bodyInformation": ["parkBrakeActive": false, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "UNKNOWN"]]),
-        ("ignition_status", "run", ["bodyInformation": ["parkBrakeActive": false, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "RUN"]]),
-        ("ignition_status", "accessory", ["bodyInformation": ["parkBrakeActive": false, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "ACCESSORY"]]),
-    ] as [(String, SDLJSON, [String: SDLJSON])])
+    @Test(
+        arguments: [
+            ("vehicle_speed", 42.1 as SDLJSON, ["speed": 42.1] as [String: SDLJSON]),
+            ("vehicle_speed", -3, ["speed": 0.0]),
+            ("engine_speed", 772.6, ["rpm": 773]),
+            ("engine_speed", 25000, ["rpm": 20000]),
+            ("odometer", 13966.579102, ["odometer": 13966]),
+            ("steering_wheel_angle", -12.5, ["steeringWheelAngle": -12.5]),
+            ("steering_wheel_angle", 4000, ["steeringWheelAngle": 2000.0]),
+            ("steering_wheel_angle", -4000, ["steeringWheelAngle": -2000.0]),
+            ("accelerator_pedal_position", 37.25, ["accPedalPosition": 37.25]),
+            ("accelerator_pedal_position", 130, ["accPedalPosition": 100.0]),
+            ("torque_at_transmission", 3, ["engineTorque": 3.0]),
+            ("torque_at_transmission", -5000, ["engineTorque": -1000.0]),
+            (
+                "fuel_level", 12.5,
+                ["fuelLevel": 12.5, "fuelLevel_State": "LOW", "fuelRange": [["type": "GASOLINE", "level": 12.5, "levelState": "LOW"]]]
+            ),
+            (
+                "fuel_level", 60,
+                [
+                    "fuelLevel": 60.0, "fuelLevel_State": "NORMAL",
+                    "fuelRange": [["type": "GASOLINE", "level": 60.0, "levelState": "NORMAL"]],
+                ]
+            ),
+            (
+                "transmission_gear_position", "first",
+                ["prndl": "FIRST", "gearStatus": ["userSelectedGear": "DRIVE", "actualGear": "FIRST"]]
+            ),
+            (
+                "transmission_gear_position", "sixth",
+                ["prndl": "SIXTH", "gearStatus": ["userSelectedGear": "DRIVE", "actualGear": "SIXTH"]]
+            ),
+            (
+                "transmission_gear_position", "neutral",
+                ["prndl": "NEUTRAL", "gearStatus": ["userSelectedGear": "NEUTRAL", "actualGear": "NEUTRAL"]]
+            ),
+            (
+                "transmission_gear_position", "reverse",
+                ["prndl": "REVERSE", "gearStatus": ["userSelectedGear": "REVERSE", "actualGear": "REVERSE"]]
+            ),
+            ("transmission_gear_position", "park", ["prndl": "PARK", "gearStatus": ["userSelectedGear": "PARK", "actualGear": "PARK"]]),
+            ("brake_pedal_status", true, ["driverBraking": "YES"]),
+            ("brake_pedal_status", false, ["driverBraking": "NO"]),
+            ("windshield_wiper_status", true, ["wiperStatus": "MAN_LOW"]),
+            ("windshield_wiper_status", false, ["wiperStatus": "OFF"]),
+            ("headlamp_status", true, ["headLampStatus": ["lowBeamsOn": true, "highBeamsOn": false]]),
+            ("high_beam_status", true, ["headLampStatus": ["lowBeamsOn": false, "highBeamsOn": true]]),
+            (
+                "parking_brake_status", true,
+                [
+                    "electronicParkBrakeStatus": "CLOSED",
+                    "bodyInformation": [
+                        "parkBrakeActive": true, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "UNKNOWN",
+                    ],
+                ]
+            ),
+            (
+                "parking_brake_status", false,
+                [
+                    "electronicParkBrakeStatus": "OPEN",
+                    "bodyInformation": [
+                        "parkBrakeActive": false, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "UNKNOWN",
+                    ],
+                ]
+            ),
+            (
+                "ignition_status", "run",
+                ["bodyInformation": ["parkBrakeActive": false, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "RUN"]]
+            ),
+            (
+                "ignition_status", "accessory",
+                [
+                    "bodyInformation": [
+                        "parkBrakeActive": false, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "ACCESSORY",
+                    ]
+                ]
+            ),
+        ] as [(String, SDLJSON, [String: SDLJSON])])
     func mapsOneSignal(name: String, value: SDLJSON, expected: [String: SDLJSON]) throws {
         var mapping = OpenXCMapping()
         let mapped = data(mapping.map(record(name, value)))
@@ -84,15 +132,17 @@ import Testing
         _ = mapping.map(record("ignition_status", "start"))
         _ = mapping.map(record("parking_brake_status", true))
         let ajar = data(mapping.map(record("door_status", "driver", event: true)))
-        #expect(ajar["bodyInformation"] == [
-            "parkBrakeActive": true, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "START",
-            "doorStatuses": [["location": ["col": 0, "row": 0], "status": "AJAR"]],
-        ])
+        #expect(
+            ajar["bodyInformation"] == [
+                "parkBrakeActive": true, "ignitionStableStatus": "IGNITION_SWITCH_STABLE", "ignitionStatus": "START",
+                "doorStatuses": [["location": ["col": 0, "row": 0], "status": "AJAR"]],
+            ])
         let both = data(mapping.map(record("door_status", "rear_right", event: false)))
-        #expect(both["bodyInformation"]?["doorStatuses"] == [
-            ["location": ["col": 0, "row": 0], "status": "AJAR"],
-            ["location": ["col": 2, "row": 1], "status": "CLOSED"],
-        ])
+        #expect(
+            both["bodyInformation"]?["doorStatuses"] == [
+                ["location": ["col": 0, "row": 0], "status": "AJAR"],
+                ["location": ["col": 2, "row": 1], "status": "CLOSED"],
+            ])
         #expect(try VehicleFixture.issues(both).isEmpty)
     }
 
@@ -111,9 +161,10 @@ import Testing
         var mapping = OpenXCMapping()
         #expect(mapping.map(record("button_event", .string(openXC), event: "pressed")) == [.buttonEvent(name: sdl, mode: .buttonDown)])
         #expect(mapping.map(record("button_event", .string(openXC), event: "held_short")).isEmpty)
-        #expect(mapping.map(record("button_event", .string(openXC), event: "released")) == [
-            .buttonEvent(name: sdl, mode: .buttonUp), .buttonPress(name: sdl, mode: .short),
-        ])
+        #expect(
+            mapping.map(record("button_event", .string(openXC), event: "released")) == [
+                .buttonEvent(name: sdl, mode: .buttonUp), .buttonPress(name: sdl, mode: .short),
+            ])
     }
 
     @Test func longPressAndSynthesisedDowns() {
@@ -123,13 +174,15 @@ import Testing
         #expect(mapping.map(record("button_event", "ok", event: "held_long")).isEmpty)
         #expect(mapping.map(record("button_event", "ok", event: "released")) == [.buttonEvent(name: "OK", mode: .buttonUp)])
         // A release without a press, and a long hold without a press.
-        #expect(mapping.map(record("button_event", "down", event: "released")) == [
-            .buttonEvent(name: "TUNEDOWN", mode: .buttonDown), .buttonEvent(name: "TUNEDOWN", mode: .buttonUp),
-            .buttonPress(name: "TUNEDOWN", mode: .short),
-        ])
-        #expect(mapping.map(record("button_event", "left", event: "held_long")) == [
-            .buttonEvent(name: "SEEKLEFT", mode: .buttonDown), .buttonPress(name: "SEEKLEFT", mode: .long),
-        ])
+        #expect(
+            mapping.map(record("button_event", "down", event: "released")) == [
+                .buttonEvent(name: "TUNEDOWN", mode: .buttonDown), .buttonEvent(name: "TUNEDOWN", mode: .buttonUp),
+                .buttonPress(name: "TUNEDOWN", mode: .short),
+            ])
+        #expect(
+            mapping.map(record("button_event", "left", event: "held_long")) == [
+                .buttonEvent(name: "SEEKLEFT", mode: .buttonDown), .buttonPress(name: "SEEKLEFT", mode: .long),
+            ])
         #expect(mapping.map(record("button_event", "left", event: "stuck")).isEmpty)
     }
 

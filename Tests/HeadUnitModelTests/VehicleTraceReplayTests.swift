@@ -23,10 +23,11 @@ import Testing
         #expect(replayer.advance(to: .milliseconds(999)).isEmpty)
         // The unchanged rpm is left out.
         #expect(replayer.advance(to: .seconds(1)) == [.vehicleData(["speed": 20.0])])
-        #expect(replayer.advance(to: .milliseconds(1600)) == [
-            .buttonEvent(name: "OK", mode: .buttonDown), .buttonEvent(name: "OK", mode: .buttonUp),
-            .buttonPress(name: "OK", mode: .short),
-        ])
+        #expect(
+            replayer.advance(to: .milliseconds(1600)) == [
+                .buttonEvent(name: "OK", mode: .buttonDown), .buttonEvent(name: "OK", mode: .buttonUp),
+                .buttonPress(name: "OK", mode: .short),
+            ])
         #expect(!replayer.isFinished)
         #expect(replayer.advance(to: .seconds(5)) == [.vehicleData(["speed": 30.0])])
         #expect(replayer.isFinished)
@@ -36,12 +37,13 @@ import Testing
 
     @Test func aLateCallGetsEverythingInOrderWithButtonsSplittingTheData() throws {
         var replayer = TraceReplayer(trace: try smallTrace())
-        #expect(replayer.advance(to: .seconds(3)) == [
-            .vehicleData(["speed": 20.0, "rpm": 900]),
-            .buttonEvent(name: "OK", mode: .buttonDown), .buttonEvent(name: "OK", mode: .buttonUp),
-            .buttonPress(name: "OK", mode: .short),
-            .vehicleData(["speed": 30.0]),
-        ])
+        #expect(
+            replayer.advance(to: .seconds(3)) == [
+                .vehicleData(["speed": 20.0, "rpm": 900]),
+                .buttonEvent(name: "OK", mode: .buttonDown), .buttonEvent(name: "OK", mode: .buttonUp),
+                .buttonPress(name: "OK", mode: .short),
+                .vehicleData(["speed": 30.0]),
+            ])
     }
 
     @Test func speedFactorPlaysFaster() throws {
@@ -98,20 +100,22 @@ import Testing
             events += due
         }
         #expect(replayer.isFinished)
-        #expect(events.buttons == [
-            .buttonEvent(name: "TUNEUP", mode: .buttonDown), .buttonEvent(name: "TUNEUP", mode: .buttonUp),
-            .buttonPress(name: "TUNEUP", mode: .short),
-            .buttonEvent(name: "OK", mode: .buttonDown), .buttonPress(name: "OK", mode: .long),
-            .buttonEvent(name: "OK", mode: .buttonUp),
-            .buttonEvent(name: "SEEKRIGHT", mode: .buttonDown), .buttonEvent(name: "SEEKRIGHT", mode: .buttonUp),
-            .buttonPress(name: "SEEKRIGHT", mode: .short),
-        ])
+        #expect(
+            events.buttons == [
+                .buttonEvent(name: "TUNEUP", mode: .buttonDown), .buttonEvent(name: "TUNEUP", mode: .buttonUp),
+                .buttonPress(name: "TUNEUP", mode: .short),
+                .buttonEvent(name: "OK", mode: .buttonDown), .buttonPress(name: "OK", mode: .long),
+                .buttonEvent(name: "OK", mode: .buttonUp),
+                .buttonEvent(name: "SEEKRIGHT", mode: .buttonDown), .buttonEvent(name: "SEEKRIGHT", mode: .buttonUp),
+                .buttonPress(name: "SEEKRIGHT", mode: .short),
+            ])
         let snapshot = replayer.snapshot
         #expect(try VehicleFixture.issues(snapshot).isEmpty)
-        for name in ["speed", "rpm", "gps", "odometer", "fuelLevel", "fuelRange", "instantFuelConsumption", "prndl", "gearStatus",
+        for name in [
+            "speed", "rpm", "gps", "odometer", "fuelLevel", "fuelRange", "instantFuelConsumption", "prndl", "gearStatus",
             "headLampStatus", "driverBraking", "electronicParkBrakeStatus", "bodyInformation", "wiperStatus",
-            "steeringWheelAngle", "accPedalPosition", "engineTorque"]
-        {
+            "steeringWheelAngle", "accPedalPosition", "engineTorque",
+        ] {
             #expect(snapshot[name] != nil, "\(name)")
         }
         #expect(snapshot["bodyInformation"]?["ignitionStatus"] == "RUN")
@@ -151,10 +155,11 @@ import Testing
             }
             #expect(try VehicleFixture.issues(replayer.snapshot).isEmpty)
             if name == "evented.json" {
-                #expect(buttons == [
-                    .buttonEvent(name: "TUNEUP", mode: .buttonDown), .buttonEvent(name: "TUNEUP", mode: .buttonUp),
-                    .buttonPress(name: "TUNEUP", mode: .short),
-                ])
+                #expect(
+                    buttons == [
+                        .buttonEvent(name: "TUNEUP", mode: .buttonDown), .buttonEvent(name: "TUNEUP", mode: .buttonUp),
+                        .buttonPress(name: "TUNEUP", mode: .short),
+                    ])
             } else {
                 #expect(dataEvents >= 5, "\(name)")
                 for signal in ["speed", "rpm", "accPedalPosition", "engineTorque", "odometer", "gps", "fuelLevel", "steeringWheelAngle"] {

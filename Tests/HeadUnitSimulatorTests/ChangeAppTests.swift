@@ -42,7 +42,9 @@ struct ChangeAppTests {
         #expect(unit.hashChangesPending.isEmpty)
     }
 
-    @Test("Every handler that changes its app answers a session with no app APPLICATION_NOT_REGISTERED and schedules nothing", arguments: changingFunctions)
+    @Test(
+        "Every handler that changes its app answers a session with no app APPLICATION_NOT_REGISTERED and schedules nothing",
+        arguments: changingFunctions)
     func handlersNotRegistered(function: String) throws {
         var unit = HeadUnit(configuration: HeadUnitConfiguration())
         let handler = try #require(HeadUnit.handlers[function])

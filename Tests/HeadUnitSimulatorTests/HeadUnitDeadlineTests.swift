@@ -27,7 +27,8 @@ struct HeadUnitDeadlineTests {
             let connection = harness.open()
             let (session, _) = harness.startSession(on: connection)
             #expect(harness.unit.nextDeadline == nil, "not monitored before the app's first Heartbeat")
-            harness.send(SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session, messageID: 9), on: connection)
+            harness.send(
+                SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session, messageID: 9), on: connection)
             guard timeout > .zero else {
                 #expect(harness.unit.nextDeadline == nil, "HeartBeatTimeout 0 disables the monitor")
                 harness.advance(by: .seconds(60))
@@ -63,7 +64,8 @@ struct HeadUnitDeadlineTests {
         var first = ByteBuffer()
         first.writeInteger(UInt32(5000), endianness: .big)
         first.writeInteger(UInt32(5), endianness: .big)
-        let header = SDLFrameHeader(version: 5, frameType: .first, serviceType: .rpc, frameInfo: 0, sessionID: session, dataSize: 8, messageID: 3)
+        let header = SDLFrameHeader(
+            version: 5, frameType: .first, serviceType: .rpc, frameInfo: 0, sessionID: session, dataSize: 8, messageID: 3)
         harness.send(SDLFrame(header: header, payload: first), on: connection)
         let started = harness.now
         #expect(harness.unit.connections[connection]?.assembler.activeCount == 1)

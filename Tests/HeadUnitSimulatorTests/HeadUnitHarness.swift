@@ -86,7 +86,9 @@ struct HeadUnitHarness {
     }
 
     /// Sends StartService(RPC) the way v5 apps do; returns the ACK.
-    mutating func startSession(on id: ConnectionID, protocolVersion: String? = "5.4.0", headerVersion: UInt8 = 5) -> (UInt8, SDLControlMessage) {
+    mutating func startSession(
+        on id: ConnectionID, protocolVersion: String? = "5.4.0", headerVersion: UInt8 = 5
+    ) -> (UInt8, SDLControlMessage) {
         let frame = SDLControlMessage.startService(.init(protocolVersion: protocolVersion))
             .makeFrame(version: headerVersion, serviceType: .rpc, sessionID: 0, messageID: 1)
         let before = received[id]?.count ?? 0
@@ -111,10 +113,13 @@ struct HeadUnitHarness {
         nextCorrelationID += 1
         let functionID = catalog.functionID(named: function)!
         var payload = ByteBuffer()
-        payload.writeSDLRPCMessage(SDLRPCMessage(rpcType: .request, functionID: functionID, correlationID: correlationID, parameters: parameters, bulkData: bulkData))
+        payload.writeSDLRPCMessage(
+            SDLRPCMessage(
+                rpcType: .request, functionID: functionID, correlationID: correlationID, parameters: parameters, bulkData: bulkData))
         let messageID = nextMessageID[session, default: 1]
         nextMessageID[session] = messageID + 1
-        let message = SDLMessage(version: version, serviceType: bulkData == nil ? .rpc : .bulkData, sessionID: session, messageID: messageID, payload: payload)
+        let message = SDLMessage(
+            version: version, serviceType: bulkData == nil ? .rpc : .bulkData, sessionID: session, messageID: messageID, payload: payload)
         var bytes = ByteBuffer()
         for frame in SDLMessageFragmenter(message: message, maximumPayloadSize: mtu) { bytes.writeSDLFrame(frame) }
         send(bytes: bytes, on: id)

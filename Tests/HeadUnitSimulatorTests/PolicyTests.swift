@@ -13,41 +13,43 @@ struct PolicyTests {
         levels.filter { policy.isAllowed(function, messageType: type, hmiLevel: $0) }
     }
 
-    @Test("Default (Base-4): levels per function", arguments: [
-        ("RegisterAppInterface", SDLMessageType.request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
-        ("PutFile", .request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
-        ("ListFiles", .request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
-        ("GetSystemCapability", .request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
-        ("SetGlobalProperties", .request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
-        ("OnHMIStatus", .notification, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
-        ("OnPermissionsChange", .notification, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
-        ("OnDriverDistraction", .notification, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
-        ("Show", .request, ["BACKGROUND", "LIMITED", "FULL"]),
-        ("AddCommand", .request, ["BACKGROUND", "LIMITED", "FULL"]),
-        ("SubscribeButton", .request, ["BACKGROUND", "LIMITED", "FULL"]),
-        ("SubtleAlert", .request, ["BACKGROUND", "LIMITED", "FULL"]),
-        ("OnButtonPress", .notification, ["BACKGROUND", "LIMITED", "FULL"]),
-        ("OnCommand", .notification, ["BACKGROUND", "LIMITED", "FULL"]),
-        ("Alert", .request, ["LIMITED", "FULL"]),
-        ("Speak", .request, ["LIMITED", "FULL"]),
-        ("PerformInteraction", .request, ["LIMITED", "FULL"]),
-        ("PerformAudioPassThru", .request, ["LIMITED", "FULL"]),
-        ("Slider", .request, ["FULL"]),
-        ("ScrollableMessage", .request, ["FULL"]),
-        ("ShowAppMenu", .request, ["FULL"]),
-        ("GetVehicleData", .request, []),
-        ("SubscribeVehicleData", .request, []),
-        ("UnsubscribeVehicleData", .request, []),
-        ("OnVehicleData", .notification, []),
-        ("SendLocation", .request, []),
-        ("DialNumber", .request, []),
-        ("ButtonPress", .request, []),
-        ("GetInteriorVehicleData", .request, []),
-        ("PublishAppService", .request, []),
-        ("ReadDID", .request, []),
-        ("DiagnosticMessage", .request, []),
-        ("NoSuchFunction", .request, []),
-    ] as [(String, SDLMessageType, [String])])
+    @Test(
+        "Default (Base-4): levels per function",
+        arguments: [
+            ("RegisterAppInterface", SDLMessageType.request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
+            ("PutFile", .request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
+            ("ListFiles", .request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
+            ("GetSystemCapability", .request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
+            ("SetGlobalProperties", .request, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
+            ("OnHMIStatus", .notification, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
+            ("OnPermissionsChange", .notification, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
+            ("OnDriverDistraction", .notification, ["NONE", "BACKGROUND", "LIMITED", "FULL"]),
+            ("Show", .request, ["BACKGROUND", "LIMITED", "FULL"]),
+            ("AddCommand", .request, ["BACKGROUND", "LIMITED", "FULL"]),
+            ("SubscribeButton", .request, ["BACKGROUND", "LIMITED", "FULL"]),
+            ("SubtleAlert", .request, ["BACKGROUND", "LIMITED", "FULL"]),
+            ("OnButtonPress", .notification, ["BACKGROUND", "LIMITED", "FULL"]),
+            ("OnCommand", .notification, ["BACKGROUND", "LIMITED", "FULL"]),
+            ("Alert", .request, ["LIMITED", "FULL"]),
+            ("Speak", .request, ["LIMITED", "FULL"]),
+            ("PerformInteraction", .request, ["LIMITED", "FULL"]),
+            ("PerformAudioPassThru", .request, ["LIMITED", "FULL"]),
+            ("Slider", .request, ["FULL"]),
+            ("ScrollableMessage", .request, ["FULL"]),
+            ("ShowAppMenu", .request, ["FULL"]),
+            ("GetVehicleData", .request, []),
+            ("SubscribeVehicleData", .request, []),
+            ("UnsubscribeVehicleData", .request, []),
+            ("OnVehicleData", .notification, []),
+            ("SendLocation", .request, []),
+            ("DialNumber", .request, []),
+            ("ButtonPress", .request, []),
+            ("GetInteriorVehicleData", .request, []),
+            ("PublishAppService", .request, []),
+            ("ReadDID", .request, []),
+            ("DiagnosticMessage", .request, []),
+            ("NoSuchFunction", .request, []),
+        ] as [(String, SDLMessageType, [String])])
     func defaultPolicy(function: String, type: SDLMessageType, expected: [String]) {
         let policy = SimulatorPolicy.sdlDefault
         #expect(allowed(policy, function, type) == expected)
@@ -237,11 +239,12 @@ struct PolicyRateLimiterTests {
 
     @Test("A limit of 0 is off; custom limits apply")
     func customConfiguration() {
-        var limiter = RequestRateLimiter(configuration: .init(
-            hmiLevelNone: .init(maximumRequests: 0, window: .seconds(10)),
-            anyLevel: .init(maximumRequests: 3, window: .seconds(2)),
-            perFunction: [:]
-        ))
+        var limiter = RequestRateLimiter(
+            configuration: .init(
+                hmiLevelNone: .init(maximumRequests: 0, window: .seconds(10)),
+                anyLevel: .init(maximumRequests: 3, window: .seconds(2)),
+                perFunction: [:]
+            ))
         #expect(limiter.check("GetVehicleData", hmiLevel: "NONE", now: at(0)) == .allow)
         #expect(limiter.check("GetVehicleData", hmiLevel: "NONE", now: at(1)) == .allow)
         #expect(limiter.check("GetVehicleData", hmiLevel: "NONE", now: at(2)) == .allow)

@@ -80,19 +80,30 @@ final class RawSDLClient: Sendable {
 
         /// StartService(RPC) v5; returns the ACK's parameters.
         mutating func start() async throws -> SDLControlMessage.StartServiceACK {
-            try await write([SDLControlMessage.startService(.init(protocolVersion: "5.4.0")).makeFrame(version: 5, serviceType: .rpc, sessionID: 0, messageID: 1)])
-            guard case .control(let header, .startServiceACK(let ack)) = try await next() else { throw Failure(description: "no StartServiceACK") }
+            try await write([
+                SDLControlMessage.startService(.init(protocolVersion: "5.4.0")).makeFrame(
+                    version: 5, serviceType: .rpc, sessionID: 0, messageID: 1)
+            ])
+            guard case .control(let header, .startServiceACK(let ack)) = try await next() else {
+                throw Failure(description: "no StartServiceACK")
+            }
             sessionID = header.sessionID
             return ack
         }
 
         /// Sends a request and waits for its response, keeping notifications that arrive meanwhile.
-        mutating func call(_ function: String, _ parameters: SDLJSON = [:], bulkData: ByteBuffer? = nil, mtu: Int = 131_072) async throws -> SDLRPCMessage {
+        mutating func call(
+            _ function: String, _ parameters: SDLJSON = [:], bulkData: ByteBuffer? = nil, mtu: Int = 131_072
+        ) async throws -> SDLRPCMessage {
             let id = correlationID
             correlationID += 1
             var payload = ByteBuffer()
-            payload.writeSDLRPCMessage(SDLRPCMessage(rpcType: .request, functionID: catalog.functionID(named: function)!, correlationID: id, parameters: parameters, bulkData: bulkData))
-            let message = SDLMessage(version: 5, serviceType: bulkData == nil ? .rpc : .bulkData, sessionID: sessionID, messageID: messageID, payload: payload)
+            payload.writeSDLRPCMessage(
+                SDLRPCMessage(
+                    rpcType: .request, functionID: catalog.functionID(named: function)!, correlationID: id, parameters: parameters,
+                    bulkData: bulkData))
+            let message = SDLMessage(
+                version: 5, serviceType: bulkData == nil ? .rpc : .bulkData, sessionID: sessionID, messageID: messageID, payload: payload)
             messageID += 1
             try await write(SDLMessageFragmenter(message: message, maximumPayloadSize: mtu))
             while true {

@@ -127,9 +127,11 @@ struct SimulatorAudioPassThruTests {
             ("+1 (555) 123-4567", "SUCCESS"), ("*67#", "SUCCESS"), ("12,34;5", "SUCCESS"), ("call me", "INVALID_DATA"),
             ("   ", "INVALID_DATA"), ("555\t1234", "INVALID_DATA"), ("555\\n1", "INVALID_DATA"),
         ] {
-            #expect(harness.call("DialNumber", ["number": .string(number)], session: session, on: connection)?.resultCode == code, "\(number)")
+            #expect(
+                harness.call("DialNumber", ["number": .string(number)], session: session, on: connection)?.resultCode == code, "\(number)")
         }
-        let location = harness.call("SendLocation", ["latitudeDegrees": 42.3, "longitudeDegrees": -83.1, "locationName": "Home"], session: session, on: connection)
+        let location = harness.call(
+            "SendLocation", ["latitudeDegrees": 42.3, "longitudeDegrees": -83.1, "locationName": "Home"], session: session, on: connection)
         #expect(location?.resultCode == "SUCCESS")
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
     }

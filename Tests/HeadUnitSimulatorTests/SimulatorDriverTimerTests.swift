@@ -61,20 +61,28 @@ struct SimulatorDriverTimerTests {
             try await client.withSession { session in
                 _ = try await session.start()
                 #expect(try await Self.parked(simulator) { _ in true } == nil)
-                try await session.write([SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session.sessionID, messageID: 41)])
-                guard case .control(let ackHeader, .heartbeatACK) = try await session.next() else { throw RawSDLClient.Failure(description: "no HeartbeatACK") }
+                try await session.write([
+                    SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session.sessionID, messageID: 41)
+                ])
+                guard case .control(let ackHeader, .heartbeatACK) = try await session.next() else {
+                    throw RawSDLClient.Failure(description: "no HeartbeatACK")
+                }
                 #expect(ackHeader.messageID == 41)
                 let received = clock.now()
                 // The Heartbeat rang the loop awake; it sleeps until HeartBeatTimeout (7 s) now.
                 #expect(try await Self.parked(simulator) { $0 != nil } == received + .seconds(7))
 
                 clock.advance(by: .seconds(7))
-                guard case .control(let beatHeader, .heartbeat) = try await session.next() else { throw RawSDLClient.Failure(description: "no Heartbeat") }
+                guard case .control(let beatHeader, .heartbeat) = try await session.next() else {
+                    throw RawSDLClient.Failure(description: "no Heartbeat")
+                }
                 #expect(beatHeader.sessionID == session.sessionID)
                 #expect(try await Self.parked(simulator) { $0 != received + .seconds(7) } == received + .seconds(14))
 
                 clock.advance(by: .seconds(7))
-                guard case .control(let endHeader, .endService(let end)) = try await session.next() else { throw RawSDLClient.Failure(description: "no EndService") }
+                guard case .control(let endHeader, .endService(let end)) = try await session.next() else {
+                    throw RawSDLClient.Failure(description: "no EndService")
+                }
                 #expect(endHeader.serviceType == .rpc)
                 #expect(end.hashID == Int32(session.sessionID) << 16 | 1)
                 #expect(try await Self.parked(simulator) { $0 == nil } == nil)
@@ -111,7 +119,8 @@ struct SimulatorDriverTimerTests {
                 var counts = ByteBuffer()
                 counts.writeInteger(UInt32(5000), endianness: .big)
                 counts.writeInteger(UInt32(5), endianness: .big)
-                let header = SDLFrameHeader(version: 5, frameType: .first, serviceType: .rpc, sessionID: session.sessionID, dataSize: 8, messageID: 99)
+                let header = SDLFrameHeader(
+                    version: 5, frameType: .first, serviceType: .rpc, sessionID: session.sessionID, dataSize: 8, messageID: 99)
                 try await session.write([SDLFrame(header: header, payload: counts)])
                 let deadline = try await Self.parked(simulator) { $0 != nil }
                 let sent = try #require(deadline) - .seconds(10)
@@ -136,7 +145,11 @@ struct SimulatorDriverTimerTests {
                 #expect(try await Self.parked(simulator) { $0 == nil } == nil)
                 let now = clock.now()
                 try simulator.perform { unit, now in
-                    ((), try unit.burst("OnDriverDistraction", parameters: ["state": "DD_ON"], count: 2, ratePerSecond: 10, appID: "e2e-app", now: now))
+                    (
+                        (),
+                        try unit.burst(
+                            "OnDriverDistraction", parameters: ["state": "DD_ON"], count: 2, ratePerSecond: 10, appID: "e2e-app", now: now)
+                    )
                 }
                 // The first is due at once: the call rang the sleeping loop, which sent it.
                 _ = try await session.waitFor("OnDriverDistraction") { $0.parameters["state"] == "DD_ON" }

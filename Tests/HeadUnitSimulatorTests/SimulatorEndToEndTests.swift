@@ -44,13 +44,16 @@ struct SimulatorEndToEndTests {
                 #expect(data.parameters["gps"] == nil)
 
                 #expect(try await session.call("SubscribeButton", ["buttonName": "OK"]).parameters["resultCode"] == "SUCCESS")
-                let notified = try simulator.perform { unit, now in try unit.pressButton("OK", mode: "LONG", appID: nil, softButtonID: nil, now: now) }
+                let notified = try simulator.perform { unit, now in
+                    try unit.pressButton("OK", mode: "LONG", appID: nil, softButtonID: nil, now: now)
+                }
                 #expect(notified == ["e2e-app"])
                 let press = try await session.waitFor("OnButtonPress")
                 #expect(press.parameters["buttonPressMode"] == "LONG")
 
                 let file = ByteBuffer(repeating: 0x5A, count: 300_000)
-                let put = try await session.call("PutFile", ["syncFileName": "big.bin", "fileType": "BINARY", "persistentFile": false], bulkData: file, mtu: 131_072)
+                let put = try await session.call(
+                    "PutFile", ["syncFileName": "big.bin", "fileType": "BINARY", "persistentFile": false], bulkData: file, mtu: 131_072)
                 #expect(put.parameters["resultCode"] == "SUCCESS")
                 let list = try await session.call("ListFiles")
                 #expect(list.parameters["filenames"] == ["big.bin"])
@@ -77,7 +80,12 @@ struct SimulatorEndToEndTests {
                 #expect(ContinuousClock.now - started >= .milliseconds(150))
 
                 try simulator.perform { unit, now in
-                    ((), try unit.burst("OnDriverDistraction", parameters: ["state": "DD_ON"], count: 20, ratePerSecond: 200, appID: "e2e-app", now: now))
+                    (
+                        (),
+                        try unit.burst(
+                            "OnDriverDistraction", parameters: ["state": "DD_ON"], count: 20, ratePerSecond: 200, appID: "e2e-app", now: now
+                        )
+                    )
                 }
                 for _ in 0..<20 { _ = try await session.waitFor("OnDriverDistraction") { $0.parameters["state"] == "DD_ON" } }
 

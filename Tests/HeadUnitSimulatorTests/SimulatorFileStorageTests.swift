@@ -34,13 +34,18 @@ struct SimulatorFileStorageTests {
         return (harness, connection, one, two)
     }
 
-    @Test("Three chunks (offset/length) assemble to exactly the bytes sent, appended in place; incomplete until the last; the entity tag is the CRC-32 and size")
+    @Test(
+        "Three chunks (offset/length) assemble to exactly the bytes sent, appended in place; incomplete until the last; the entity tag is the CRC-32 and size"
+    )
     func threeChunks() throws {
         var (harness, connection, session) = FileSuiteSupport.harness()
         let whole = FileSuiteSupport.bytes(3000, seed: 3)
         func chunk(_ index: Int) -> ByteBuffer { whole.getSlice(at: index * 1000, length: 1000)! }
 
-        #expect(harness.putFile("art.png", chunk(0), session: session, on: connection, extra: ["offset": 0, "length": 3000, "fileType": "GRAPHIC_PNG"])?.resultCode == "SUCCESS")
+        #expect(
+            harness.putFile(
+                "art.png", chunk(0), session: session, on: connection, extra: ["offset": 0, "length": 3000, "fileType": "GRAPHIC_PNG"])?
+                .resultCode == "SUCCESS")
         do {
             // (A copy held past this block would share the bytes, and the next chunk would copy them.)
             let first = try #require(harness.unit.apps[session]?.files["art.png"])
@@ -50,9 +55,13 @@ struct SimulatorFileStorageTests {
             #expect(first.storageSize == 3000 && harness.unit.fileStorageUsed == 3000)
         }
         let address = Self.address(harness, session, "art.png")
-        #expect(harness.putFile("art.png", chunk(1), session: session, on: connection, extra: ["offset": 1000, "fileType": "GRAPHIC_PNG"])?.resultCode == "SUCCESS")
+        #expect(
+            harness.putFile("art.png", chunk(1), session: session, on: connection, extra: ["offset": 1000, "fileType": "GRAPHIC_PNG"])?
+                .resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]?.files["art.png"]?.isComplete == false)
-        #expect(harness.putFile("art.png", chunk(2), session: session, on: connection, extra: ["offset": 2000, "fileType": "GRAPHIC_PNG"])?.resultCode == "SUCCESS")
+        #expect(
+            harness.putFile("art.png", chunk(2), session: session, on: connection, extra: ["offset": 2000, "fileType": "GRAPHIC_PNG"])?
+                .resultCode == "SUCCESS")
         #expect(Self.address(harness, session, "art.png") == address, "a chunk was appended to a copy of the bytes")
 
         let file = try #require(harness.unit.apps[session]?.files["art.png"])
@@ -71,7 +80,9 @@ struct SimulatorFileStorageTests {
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
     }
 
-    @Test("The head unit's file storage bounds all apps together: OUT_OF_MEMORY past it (a chunked upload at its first chunk, for its whole length); a replaced file counts once; DeleteFile frees it")
+    @Test(
+        "The head unit's file storage bounds all apps together: OUT_OF_MEMORY past it (a chunked upload at its first chunk, for its whole length); a replaced file counts once; DeleteFile frees it"
+    )
     func storageLimit() throws {
         var (harness, connection, one, two) = Self.twoApps(limit: 10_000)
         #expect(harness.putFile("a.bin", FileSuiteSupport.bytes(6000), session: one, on: connection)?.resultCode == "SUCCESS")
@@ -84,26 +95,34 @@ struct SimulatorFileStorageTests {
         #expect(harness.unit.fileStorageUsed == 2000)
         #expect(harness.putFile("b.bin", FileSuiteSupport.bytes(5000), session: two, on: connection)?.resultCode == "SUCCESS")
         // 7000 used: a chunked upload of 4000 does not fit, however small its first chunk.
-        let chunked = harness.putFile("c.bin", FileSuiteSupport.bytes(100), session: two, on: connection, extra: ["offset": 0, "length": 4000])
+        let chunked = harness.putFile(
+            "c.bin", FileSuiteSupport.bytes(100), session: two, on: connection, extra: ["offset": 0, "length": 4000])
         #expect(chunked?.resultCode == "OUT_OF_MEMORY")
         #expect(harness.unit.apps[two]?.files["c.bin"] == nil)
         #expect(harness.call("DeleteFile", ["syncFileName": "a.bin"], session: one, on: connection)?.resultCode == "SUCCESS")
         #expect(harness.unit.fileStorageUsed == 5000)
-        #expect(harness.putFile("c.bin", FileSuiteSupport.bytes(100), session: two, on: connection, extra: ["offset": 0, "length": 4000])?.resultCode == "SUCCESS")
+        #expect(
+            harness.putFile("c.bin", FileSuiteSupport.bytes(100), session: two, on: connection, extra: ["offset": 0, "length": 4000])?
+                .resultCode == "SUCCESS")
         #expect(harness.unit.fileStorageUsed == 9000)
         #expect(harness.putFile("d.bin", FileSuiteSupport.bytes(1001), session: one, on: connection)?.resultCode == "OUT_OF_MEMORY")
         // System files take storage too.
-        #expect(harness.putFile("d.bin", FileSuiteSupport.bytes(1001), session: one, on: connection, extra: ["systemFile": true])?.resultCode == "OUT_OF_MEMORY")
+        #expect(
+            harness.putFile("d.bin", FileSuiteSupport.bytes(1001), session: one, on: connection, extra: ["systemFile": true])?.resultCode
+                == "OUT_OF_MEMORY")
         #expect(harness.putFile("d.bin", FileSuiteSupport.bytes(1000), session: one, on: connection)?.resultCode == "SUCCESS")
         #expect(harness.unit.fileStorageUsed == 10_000 && Self.recount(harness.unit) == 10_000)
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
     }
 
-    @Test("An app's non-persistent files and their bytes go when it unregisters or its connection ends; persistent ones stay once, and come back with their bytes; a resumption record keeps no file")
+    @Test(
+        "An app's non-persistent files and their bytes go when it unregisters or its connection ends; persistent ones stay once, and come back with their bytes; a resumption record keeps no file"
+    )
     func filesGoWithTheApp() throws {
         var (harness, connection, session) = FileSuiteSupport.harness()
         let keep = FileSuiteSupport.bytes(100, seed: 1)
-        #expect(harness.putFile("keep.png", keep, session: session, on: connection, extra: ["persistentFile": true])?.resultCode == "SUCCESS")
+        #expect(
+            harness.putFile("keep.png", keep, session: session, on: connection, extra: ["persistentFile": true])?.resultCode == "SUCCESS")
         #expect(harness.putFile("drop.png", FileSuiteSupport.bytes(200), session: session, on: connection)?.resultCode == "SUCCESS")
         #expect(harness.unit.fileStorageUsed == 300)
         #expect(harness.call("UnregisterAppInterface", session: session, on: connection)?.resultCode == "SUCCESS")
@@ -114,7 +133,9 @@ struct SimulatorFileStorageTests {
         #expect(harness.unit.fileStorageUsed == 100 && Self.recount(harness.unit) == 100)
         #expect(harness.putFile("drop.png", FileSuiteSupport.bytes(300), session: again, on: connection)?.resultCode == "SUCCESS")
         // Resumable data (a command) makes the head unit keep a resumption record when the link drops.
-        #expect(harness.call("AddCommand", ["cmdID": 1, "menuParams": ["menuName": "Play"]], session: again, on: connection)?.resultCode == "SUCCESS")
+        #expect(
+            harness.call("AddCommand", ["cmdID": 1, "menuParams": ["menuName": "Play"]], session: again, on: connection)?.resultCode
+                == "SUCCESS")
         harness.closeConnection(connection)
         let record = try #require(harness.unit.resumption["demo-1"])
         #expect(record.app.commands.count == 1)

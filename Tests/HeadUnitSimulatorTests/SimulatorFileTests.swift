@@ -61,10 +61,13 @@ extension HeadUnitHarness {
 struct SimulatorFileTests {
     static let quota = SimulatorProfile.defaultAppDirectoryQuota
 
-    @Test("A multi-frame PutFile is stored; ListFiles lists it (no filenames once empty, as Core); DeleteFile frees the space; an unknown file is REJECTED with spaceAvailable")
+    @Test(
+        "A multi-frame PutFile is stored; ListFiles lists it (no filenames once empty, as Core); DeleteFile frees the space; an unknown file is REJECTED with spaceAvailable"
+    )
     func putListDelete() {
         var (harness, connection, session) = FileSuiteSupport.harness()
-        let put = harness.putFile("song.mp3", FileSuiteSupport.bytes(5000), session: session, on: connection, extra: ["fileType": "AUDIO_MP3"], mtu: 1000)
+        let put = harness.putFile(
+            "song.mp3", FileSuiteSupport.bytes(5000), session: session, on: connection, extra: ["fileType": "AUDIO_MP3"], mtu: 1000)
         #expect(put?.resultCode == "SUCCESS")
         #expect(put?.parameters["spaceAvailable"] == .int(Self.quota - 5000))
         let stored = harness.unit.apps[session]?.files["song.mp3"]
@@ -104,42 +107,59 @@ struct SimulatorFileTests {
         func chunk(_ start: Int, _ count: Int) -> ByteBuffer { whole.getSlice(at: start, length: count)! }
         func crc(_ buffer: ByteBuffer) -> SDLJSON { .int(Int64(SDLCRC32.checksum(buffer))) }
 
-        let first = harness.putFile("big.bin", chunk(0, 1000), session: session, on: connection, extra: ["offset": 0, "length": 2500, "crc": crc(chunk(0, 1000))])
+        let first = harness.putFile(
+            "big.bin", chunk(0, 1000), session: session, on: connection, extra: ["offset": 0, "length": 2500, "crc": crc(chunk(0, 1000))])
         #expect(first?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]?.files["big.bin"]?.size == 1000)
         #expect(harness.unit.apps[session]?.files["big.bin"]?.declaredLength == 2500)
         // A wrong CRC: CORRUPTED_DATA, nothing stored.
-        let corrupted = harness.putFile("big.bin", chunk(1000, 1000), session: session, on: connection, extra: ["offset": 1000, "crc": 12345])
+        let corrupted = harness.putFile(
+            "big.bin", chunk(1000, 1000), session: session, on: connection, extra: ["offset": 1000, "crc": 12345])
         #expect(corrupted?.resultCode == "CORRUPTED_DATA")
         #expect(corrupted?.success == false)
         // Overlapping and gapped offsets.
-        #expect(harness.putFile("big.bin", chunk(500, 1000), session: session, on: connection, extra: ["offset": 500])?.resultCode == "INVALID_DATA")
-        #expect(harness.putFile("big.bin", chunk(1500, 1000), session: session, on: connection, extra: ["offset": 1500])?.resultCode == "INVALID_DATA")
+        #expect(
+            harness.putFile("big.bin", chunk(500, 1000), session: session, on: connection, extra: ["offset": 500])?.resultCode
+                == "INVALID_DATA")
+        #expect(
+            harness.putFile("big.bin", chunk(1500, 1000), session: session, on: connection, extra: ["offset": 1500])?.resultCode
+                == "INVALID_DATA")
         // A later chunk may carry its own size as length (iOS does).
-        let second = harness.putFile("big.bin", chunk(1000, 1000), session: session, on: connection, extra: ["offset": 1000, "length": 1000, "crc": crc(chunk(1000, 1000))])
+        let second = harness.putFile(
+            "big.bin", chunk(1000, 1000), session: session, on: connection,
+            extra: ["offset": 1000, "length": 1000, "crc": crc(chunk(1000, 1000))])
         #expect(second?.resultCode == "SUCCESS")
         // Past the declared length.
-        #expect(harness.putFile("big.bin", FileSuiteSupport.bytes(1000), session: session, on: connection, extra: ["offset": 2000])?.resultCode == "INVALID_DATA")
-        let last = harness.putFile("big.bin", chunk(2000, 500), session: session, on: connection, extra: ["offset": 2000, "crc": crc(chunk(2000, 500))])
+        #expect(
+            harness.putFile("big.bin", FileSuiteSupport.bytes(1000), session: session, on: connection, extra: ["offset": 2000])?.resultCode
+                == "INVALID_DATA")
+        let last = harness.putFile(
+            "big.bin", chunk(2000, 500), session: session, on: connection, extra: ["offset": 2000, "crc": crc(chunk(2000, 500))])
         #expect(last?.resultCode == "SUCCESS")
         #expect(last?.parameters["spaceAvailable"] == .int(Self.quota - 2500))
         #expect(harness.unit.apps[session]?.files["big.bin"]?.size == 2500)
         #expect(harness.unit.apps[session]?.files["big.bin"]?.isComplete == true)
         #expect(harness.unit.apps[session]?.files["big.bin"]?.bytes == whole)
         // An offset for a file that does not exist; a first chunk longer than its length.
-        #expect(harness.putFile("none.bin", chunk(0, 10), session: session, on: connection, extra: ["offset": 10])?.resultCode == "INVALID_DATA")
-        #expect(harness.putFile("short.bin", chunk(0, 10), session: session, on: connection, extra: ["offset": 0, "length": 5])?.resultCode == "INVALID_DATA")
+        #expect(
+            harness.putFile("none.bin", chunk(0, 10), session: session, on: connection, extra: ["offset": 10])?.resultCode == "INVALID_DATA"
+        )
+        #expect(
+            harness.putFile("short.bin", chunk(0, 10), session: session, on: connection, extra: ["offset": 0, "length": 5])?.resultCode
+                == "INVALID_DATA")
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
     }
 
     @Test("The app directory quota: OUT_OF_MEMORY past it; a replaced file counts once; system files do not count")
     func quota() throws {
         var (harness, connection, session) = FileSuiteSupport.harness(profile: try FileSuiteSupport.profile(quota: 10_000))
-        #expect(harness.putFile("a.bin", FileSuiteSupport.bytes(6000), session: session, on: connection)?.parameters["spaceAvailable"] == 4000)
+        #expect(
+            harness.putFile("a.bin", FileSuiteSupport.bytes(6000), session: session, on: connection)?.parameters["spaceAvailable"] == 4000)
         let full = harness.putFile("b.bin", FileSuiteSupport.bytes(6000), session: session, on: connection)
         #expect(full?.resultCode == "OUT_OF_MEMORY")
         #expect(full?.success == false)
-        #expect(harness.putFile("a.bin", FileSuiteSupport.bytes(9000), session: session, on: connection)?.parameters["spaceAvailable"] == 1000)
+        #expect(
+            harness.putFile("a.bin", FileSuiteSupport.bytes(9000), session: session, on: connection)?.parameters["spaceAvailable"] == 1000)
         let system = harness.putFile("sys.bin", FileSuiteSupport.bytes(6000), session: session, on: connection, extra: ["systemFile": true])
         #expect(system?.resultCode == "SUCCESS")
         #expect(system?.parameters["spaceAvailable"] == 1000)
@@ -160,10 +180,13 @@ struct SimulatorFileTests {
         for _ in 0..<5 { #expect(harness.call("ListFiles", session: session, on: connection)?.resultCode == "SUCCESS") }
         #expect(harness.call("ListFiles", session: session, on: connection)?.resultCode == "REJECTED")
         for index in 0..<5 {
-            #expect(harness.call("DeleteFile", ["syncFileName": .string("f\(index)")], session: session, on: connection)?.resultCode == "SUCCESS")
+            #expect(
+                harness.call("DeleteFile", ["syncFileName": .string("f\(index)")], session: session, on: connection)?.resultCode
+                    == "SUCCESS")
         }
         #expect(harness.call("DeleteFile", ["syncFileName": "f0"], session: session, on: connection)?.resultCode == "REJECTED")
-        harness.apply(try harness.unit.setHMI(appID: "demo-1", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
+        harness.apply(
+            try harness.unit.setHMI(appID: "demo-1", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
         #expect(harness.putFile("f5", FileSuiteSupport.bytes(10), session: session, on: connection)?.resultCode == "SUCCESS")
         #expect(harness.call("ListFiles", session: session, on: connection)?.parameters["filenames"] == ["f5"])
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
@@ -174,7 +197,9 @@ struct SimulatorFileTests {
         var (harness, connection, session) = FileSuiteSupport.harness()
         let missing = harness.call("SetAppIcon", ["syncFileName": "icon.png"], session: session, on: connection)
         #expect(missing?.resultCode == "INVALID_DATA")
-        #expect(harness.putFile("icon.png", FileSuiteSupport.bytes(300), session: session, on: connection, extra: ["fileType": "GRAPHIC_PNG"])?.resultCode == "SUCCESS")
+        #expect(
+            harness.putFile("icon.png", FileSuiteSupport.bytes(300), session: session, on: connection, extra: ["fileType": "GRAPHIC_PNG"])?
+                .resultCode == "SUCCESS")
         #expect(harness.call("SetAppIcon", ["syncFileName": "icon.png"], session: session, on: connection)?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]?.iconFile == "icon.png")
         #expect(harness.unit.apps[session]?.json["icon"] == "icon.png")  // the launcher draws it

@@ -20,18 +20,36 @@ struct SimulatorInteractionStressTests {
     static let rounds = 16
     static let choices: SDLJSON = [
         "interactionChoiceSetID": 100,
-        "choiceSet": [["choiceID": 1, "menuName": "Red", "vrCommands": ["Red"]], ["choiceID": 2, "menuName": "Blue", "vrCommands": ["Blue"]]],
+        "choiceSet": [
+            ["choiceID": 1, "menuName": "Red", "vrCommands": ["Red"]], ["choiceID": 2, "menuName": "Blue", "vrCommands": ["Blue"]],
+        ],
     ]
 
     /// The request an app makes in a round, and the result codes that may answer it.
     static func interaction(app: Int, round: Int) -> (String, SDLJSON, Set<String>) {
         switch (app + round) % 5 {
         case 0:
-            return ("PerformInteraction", ["initialText": "Where to?", "interactionMode": "MANUAL_ONLY", "interactionLayout": "KEYBOARD", "interactionChoiceSetIDList": [], "timeout": 10000], ["SUCCESS", "TIMED_OUT"])
+            return (
+                "PerformInteraction",
+                [
+                    "initialText": "Where to?", "interactionMode": "MANUAL_ONLY", "interactionLayout": "KEYBOARD",
+                    "interactionChoiceSetIDList": [], "timeout": 10000,
+                ], ["SUCCESS", "TIMED_OUT"]
+            )
         case 1:
-            return ("PerformInteraction", ["initialText": "Colour", "interactionMode": "BOTH", "interactionChoiceSetIDList": [100], "timeout": 10000], ["SUCCESS", "TIMED_OUT"])
+            return (
+                "PerformInteraction",
+                ["initialText": "Colour", "interactionMode": "BOTH", "interactionChoiceSetIDList": [100], "timeout": 10000],
+                ["SUCCESS", "TIMED_OUT"]
+            )
         case 2:
-            return ("Alert", ["alertText1": "Hello", "duration": 5000, "softButtons": [["type": "TEXT", "text": "OK", "softButtonID": 7, "systemAction": "DEFAULT_ACTION"]]], ["SUCCESS"])
+            return (
+                "Alert",
+                [
+                    "alertText1": "Hello", "duration": 5000,
+                    "softButtons": [["type": "TEXT", "text": "OK", "softButtonID": 7, "systemAction": "DEFAULT_ACTION"]],
+                ], ["SUCCESS"]
+            )
         case 3:
             return ("Slider", ["numTicks": 5, "position": 2, "sliderHeader": "Volume", "timeout": 10000], ["SUCCESS", "TIMED_OUT"])
         default:
@@ -58,7 +76,9 @@ struct SimulatorInteractionStressTests {
         return (try? unit.answerInteraction(appID: appID, answer, now: now).1) ?? []
     }
 
-    @Test("12 apps × 16 interactions (keyboard, choices, alerts, sliders, speech) at time scale 0.01: each answered once, with a code it may carry")
+    @Test(
+        "12 apps × 16 interactions (keyboard, choices, alerts, sliders, speech) at time scale 0.01: each answered once, with a code it may carry"
+    )
     func everyInteractionAnswered() async throws {
         var configuration = HeadUnitConfiguration()
         configuration.timeScale = 0.01
@@ -76,13 +96,17 @@ struct SimulatorInteractionStressTests {
                             var registration = SimulatorEndToEndTests.registration.objectValue ?? [:]
                             registration["appID"] = .string("stress-\(app)")
                             registration["appName"] = .string("Stress \(app)")
-                            #expect(try await session.call("RegisterAppInterface", .object(registration)).parameters["resultCode"] == "SUCCESS")
-                            #expect(try await session.call("CreateInteractionChoiceSet", Self.choices).parameters["resultCode"] == "SUCCESS")
+                            #expect(
+                                try await session.call("RegisterAppInterface", .object(registration)).parameters["resultCode"] == "SUCCESS")
+                            #expect(
+                                try await session.call("CreateInteractionChoiceSet", Self.choices).parameters["resultCode"] == "SUCCESS")
                             for round in 0..<Self.rounds {
                                 let (function, parameters, allowed) = Self.interaction(app: app, round: round)
                                 let response = try await session.call(function, parameters)
                                 let code = response.parameters["resultCode"]?.stringValue ?? "none"
-                                #expect(allowed.contains(code), "app \(app) round \(round): \(function) answered \(code) \(response.parameters)")
+                                #expect(
+                                    allowed.contains(code), "app \(app) round \(round): \(function) answered \(code) \(response.parameters)"
+                                )
                                 progress.answered.withLock { $0["stress-\(app)", default: []].append("\(function) \(code)") }
                             }
                         }
@@ -106,8 +130,12 @@ struct SimulatorInteractionStressTests {
                     await Task.yield()
                 }
                 if progress.finished.load(ordering: .relaxed) < Self.apps {
-                    let open = simulator.snapshot.apps.values.compactMap { app in app.openInteraction.map { "\(app.appID): \($0.function) #\($0.correlationID)" } }
-                    Issue.record("after \(steps) steps \(Self.apps - progress.finished.load(ordering: .relaxed)) apps still wait for an answer; open: \(open)")
+                    let open = simulator.snapshot.apps.values.compactMap { app in
+                        app.openInteraction.map { "\(app.appID): \($0.function) #\($0.correlationID)" }
+                    }
+                    Issue.record(
+                        "after \(steps) steps \(Self.apps - progress.finished.load(ordering: .relaxed)) apps still wait for an answer; open: \(open)"
+                    )
                     group.cancelAll()
                 }
                 try await group.waitForAll()

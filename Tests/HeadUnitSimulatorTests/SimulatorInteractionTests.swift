@@ -10,7 +10,9 @@ import Testing
 struct SimulatorInteractionTests {
     static let choices: SDLJSON = [
         "interactionChoiceSetID": 100,
-        "choiceSet": [["choiceID": 1, "menuName": "Red", "vrCommands": ["Red"]], ["choiceID": 2, "menuName": "Blue", "vrCommands": ["Blue"]]],
+        "choiceSet": [
+            ["choiceID": 1, "menuName": "Red", "vrCommands": ["Red"]], ["choiceID": 2, "menuName": "Blue", "vrCommands": ["Blue"]],
+        ],
     ]
 
     @Test("Alert: answered SUCCESS after its 5000 ms default; ALERT system context and the overlay while shown, then MAIN")
@@ -24,7 +26,9 @@ struct SimulatorInteractionTests {
         #expect(harness.unit.apps[session]!.screen.overlay?["parameters"]?["alertText1"] == "Hello")
         // How long it shows and when it ends, for a viewer's countdown.
         #expect(harness.unit.apps[session]!.screen.overlay?["durationMs"] == 5000)
-        #expect(harness.unit.apps[session]!.screen.overlay?["endsAtUptimeMs"]?.intValue == Int64(harness.now.uptimeNanoseconds / 1_000_000) + 5000)
+        #expect(
+            harness.unit.apps[session]!.screen.overlay?["endsAtUptimeMs"]?.intValue == Int64(harness.now.uptimeNanoseconds / 1_000_000)
+                + 5000)
         harness.advance(by: .milliseconds(4999))
         #expect(harness.response(alert, on: connection) == nil)
         harness.advance(by: .milliseconds(1))
@@ -60,10 +64,12 @@ struct SimulatorInteractionTests {
     func alertAnsweredEarly() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
         let alert = harness.request(
-            "Alert", ["alertText1": "Continue?", "duration": 10000, "softButtons": [["type": "TEXT", "text": "Yes", "softButtonID": 1]]], session: session, on: connection)
+            "Alert", ["alertText1": "Continue?", "duration": 10000, "softButtons": [["type": "TEXT", "text": "Yes", "softButtonID": 1]]],
+            session: session, on: connection)
         harness.advance(by: .seconds(2))
         #expect(harness.response(alert, on: connection) == nil)
-        let (sent, actions) = try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: nil, triggerSource: nil), now: harness.now)
+        let (sent, actions) = try harness.unit.answerInteraction(
+            appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: nil, triggerSource: nil), now: harness.now)
         harness.apply(actions)
         #expect(sent["resultCode"] == "SUCCESS")
         #expect(harness.response(alert, on: connection)?.resultCode == "SUCCESS")
@@ -75,7 +81,9 @@ struct SimulatorInteractionTests {
         }
         #expect(responses.count == 1)
         #expect(throws: SimulatorControlError.self) {
-            try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: nil, triggerSource: nil), now: harness.now)
+            try harness.unit.answerInteraction(
+                appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: nil, triggerSource: nil),
+                now: harness.now)
         }
         #expect(harness.invalidMessages(on: connection).isEmpty)
     }
@@ -124,11 +132,14 @@ struct SimulatorInteractionTests {
         #expect(timedOut.success == false)
         #expect(timedOut.parameters["sliderPosition"] == 2)
 
-        let answered = harness.request("Slider", ["numTicks": 5, "position": 2, "sliderHeader": "Volume", "timeout": 5000], session: session, on: connection)
+        let answered = harness.request(
+            "Slider", ["numTicks": 5, "position": 2, "sliderHeader": "Volume", "timeout": 5000], session: session, on: connection)
         #expect(throws: SimulatorControlError.self) {
-            try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: 6, resultCode: nil, triggerSource: nil), now: harness.now)
+            try harness.unit.answerInteraction(
+                appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: 6, resultCode: nil, triggerSource: nil), now: harness.now)
         }
-        let (sent, actions) = try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: 4, resultCode: nil, triggerSource: nil), now: harness.now)
+        let (sent, actions) = try harness.unit.answerInteraction(
+            appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: 4, resultCode: nil, triggerSource: nil), now: harness.now)
         harness.apply(actions)
         #expect(sent["sliderPosition"] == 4)
         let response = try #require(harness.response(answered, on: connection))
@@ -137,7 +148,8 @@ struct SimulatorInteractionTests {
 
         let reply4 = harness.call("Slider", ["numTicks": 3, "position": 4, "sliderHeader": "X"], session: session, on: connection)
         #expect(reply4?.resultCode == "INVALID_DATA")
-        let reply5 = harness.call("Slider", ["numTicks": 3, "position": 1, "sliderHeader": "X", "sliderFooter": ["a", "b"]], session: session, on: connection)
+        let reply5 = harness.call(
+            "Slider", ["numTicks": 3, "position": 1, "sliderHeader": "X", "sliderFooter": ["a", "b"]], session: session, on: connection)
         #expect(reply5?.resultCode == "INVALID_DATA")
         #expect(harness.invalidMessages(on: connection).isEmpty)
     }
@@ -159,13 +171,21 @@ struct SimulatorInteractionTests {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
         let reply6 = harness.call("CreateInteractionChoiceSet", Self.choices, session: session, on: connection)
         #expect(reply6?.resultCode == "SUCCESS")
-        let unknown = harness.call("PerformInteraction", ["initialText": "Pick", "interactionMode": "BOTH", "interactionChoiceSetIDList": [100, 7]], session: session, on: connection)
+        let unknown = harness.call(
+            "PerformInteraction", ["initialText": "Pick", "interactionMode": "BOTH", "interactionChoiceSetIDList": [100, 7]],
+            session: session, on: connection)
         #expect(unknown?.resultCode == "INVALID_ID")
-        _ = harness.call("CreateInteractionChoiceSet", ["interactionChoiceSetID": 200, "choiceSet": [["choiceID": 20, "menuName": "Silent"]]], session: session, on: connection)
-        let noVR = harness.call("PerformInteraction", ["initialText": "Pick", "interactionMode": "VR_ONLY", "interactionChoiceSetIDList": [200]], session: session, on: connection)
+        _ = harness.call(
+            "CreateInteractionChoiceSet", ["interactionChoiceSetID": 200, "choiceSet": [["choiceID": 20, "menuName": "Silent"]]],
+            session: session, on: connection)
+        let noVR = harness.call(
+            "PerformInteraction", ["initialText": "Pick", "interactionMode": "VR_ONLY", "interactionChoiceSetIDList": [200]],
+            session: session, on: connection)
         #expect(noVR?.resultCode == "INVALID_DATA")
         let statuses = harness.notifications("OnHMIStatus", session: session, on: connection).count
-        let perform = harness.request("PerformInteraction", ["initialText": "Pick", "interactionMode": "BOTH", "interactionChoiceSetIDList": [100]], session: session, on: connection)
+        let perform = harness.request(
+            "PerformInteraction", ["initialText": "Pick", "interactionMode": "BOTH", "interactionChoiceSetIDList": [100]], session: session,
+            on: connection)
         #expect(harness.unit.apps[session]!.systemContext == "VRSESSION")
         #expect(harness.unit.apps[session]!.screen.overlay?["function"] == "PerformInteraction")
         harness.advance(by: .milliseconds(9999))
@@ -185,21 +205,27 @@ struct SimulatorInteractionTests {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
         _ = harness.call("CreateInteractionChoiceSet", Self.choices, session: session, on: connection)
         let perform = harness.request(
-            "PerformInteraction", ["initialText": "Pick", "interactionMode": "MANUAL_ONLY", "interactionChoiceSetIDList": [100], "timeout": 20000], session: session, on: connection)
+            "PerformInteraction",
+            ["initialText": "Pick", "interactionMode": "MANUAL_ONLY", "interactionChoiceSetIDList": [100], "timeout": 20000],
+            session: session, on: connection)
         #expect(harness.unit.apps[session]!.systemContext == "HMI_OBSCURED")
         let none = InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: nil, triggerSource: nil)
         #expect(throws: SimulatorControlError.self) { try harness.unit.answerInteraction(appID: "nobody", none, now: harness.now) }
         #expect(throws: SimulatorControlError.self) { try harness.unit.answerInteraction(appID: "demo-1", none, now: harness.now) }
         #expect(throws: SimulatorControlError.self) {
-            try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: 9, sliderPosition: nil, resultCode: nil, triggerSource: nil), now: harness.now)
+            try harness.unit.answerInteraction(
+                appID: "demo-1", InteractionAnswer(choiceID: 9, sliderPosition: nil, resultCode: nil, triggerSource: nil), now: harness.now)
         }
         #expect(throws: SimulatorControlError.self) {
-            try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: 2, sliderPosition: nil, resultCode: "GREAT", triggerSource: nil), now: harness.now)
+            try harness.unit.answerInteraction(
+                appID: "demo-1", InteractionAnswer(choiceID: 2, sliderPosition: nil, resultCode: "GREAT", triggerSource: nil),
+                now: harness.now)
         }
         #expect(harness.response(perform, on: connection) == nil)
         harness.advance(by: .seconds(3))
         let (sent, actions) = try harness.unit.answerInteraction(
-            appID: "demo-1", InteractionAnswer(choiceID: 2, sliderPosition: nil, resultCode: nil, triggerSource: "KEYBOARD"), now: harness.now)
+            appID: "demo-1", InteractionAnswer(choiceID: 2, sliderPosition: nil, resultCode: nil, triggerSource: "KEYBOARD"),
+            now: harness.now)
         harness.apply(actions)
         #expect(sent["choiceID"] == 2)
         let response = try #require(harness.response(perform, on: connection))
@@ -208,7 +234,8 @@ struct SimulatorInteractionTests {
         #expect(response.parameters["triggerSource"] == "KEYBOARD")
         #expect(harness.unit.apps[session]!.systemContext == "MAIN")
         #expect(throws: SimulatorControlError.self) {
-            try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: 2, sliderPosition: nil, resultCode: nil, triggerSource: nil), now: harness.now)
+            try harness.unit.answerInteraction(
+                appID: "demo-1", InteractionAnswer(choiceID: 2, sliderPosition: nil, resultCode: nil, triggerSource: nil), now: harness.now)
         }
         #expect(harness.invalidMessages(on: connection).isEmpty)
     }
@@ -234,7 +261,9 @@ struct SimulatorInteractionTests {
         #expect(aborted.success == false)
         #expect(harness.response(cancel, on: connection)?.resultCode == "SUCCESS")
         let order = (harness.received[connection] ?? []).compactMap { item -> UInt32? in
-            if case .rpc(_, let rpc) = item, rpc.rpcType == .response, rpc.correlationID == alert || rpc.correlationID == cancel { return rpc.correlationID }
+            if case .rpc(_, let rpc) = item, rpc.rpcType == .response, rpc.correlationID == alert || rpc.correlationID == cancel {
+                return rpc.correlationID
+            }
             return nil
         }
         #expect(order == [alert, cancel])
@@ -251,24 +280,32 @@ struct SimulatorInteractionTests {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
         let message = harness.request("ScrollableMessage", ["scrollableMessageBody": "Text"], session: session, on: connection)
         do {
-            _ = try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: "NOPE", triggerSource: nil), now: harness.now)
+            _ = try harness.unit.answerInteraction(
+                appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: "NOPE", triggerSource: nil),
+                now: harness.now)
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .invalidValue)
         }
         do {
             // A Result the spec does not allow in ScrollableMessage's response.
-            _ = try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: "DUPLICATE_NAME", triggerSource: nil), now: harness.now)
+            _ = try harness.unit.answerInteraction(
+                appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: "DUPLICATE_NAME", triggerSource: nil),
+                now: harness.now)
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .invalidValue)
         }
-        let (_, actions) = try harness.unit.answerInteraction(appID: "DEMO-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: "ABORTED", triggerSource: nil), now: harness.now)
+        let (_, actions) = try harness.unit.answerInteraction(
+            appID: "DEMO-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: "ABORTED", triggerSource: nil),
+            now: harness.now)
         harness.apply(actions)
         #expect(harness.response(message, on: connection)?.resultCode == "ABORTED")
         #expect(harness.response(message, on: connection)?.success == false)
         do {
-            _ = try harness.unit.answerInteraction(appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: nil, triggerSource: nil), now: harness.now)
+            _ = try harness.unit.answerInteraction(
+                appID: "demo-1", InteractionAnswer(choiceID: nil, sliderPosition: nil, resultCode: nil, triggerSource: nil),
+                now: harness.now)
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .noOpenInteraction)

@@ -10,7 +10,8 @@ struct SimulatorMenuTests {
     @Test("AddCommand: stored with OnHashChange; a second AddCommand with the same cmdID is INVALID_ID (Core 8.2)")
     func addCommand() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
-        let first = harness.call("AddCommand", ["cmdID": 1, "menuParams": ["menuName": "Play"], "vrCommands": ["Play"]], session: session, on: connection)
+        let first = harness.call(
+            "AddCommand", ["cmdID": 1, "menuParams": ["menuName": "Play"], "vrCommands": ["Play"]], session: session, on: connection)
         #expect(first?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]!.commands[1]?["menuParams"]?["menuName"] == "Play")
         #expect(harness.notifications("OnHashChange", session: session, on: connection).count == 1)
@@ -26,19 +27,23 @@ struct SimulatorMenuTests {
         #expect(harness.invalidMessages(on: connection).isEmpty)
     }
 
-    @Test("The response to AddCommand, CreateInteractionChoiceSet, SetGlobalProperties and SubscribeVehicleData comes before its OnHashChange, as Core sends them", arguments: [
-        ("AddCommand", ["cmdID": 5, "menuParams": ["menuName": "Play"]] as SDLJSON),
-        ("CreateInteractionChoiceSet", ["interactionChoiceSetID": 9, "choiceSet": [["choiceID": 1, "menuName": "One"]]] as SDLJSON),
-        ("SetGlobalProperties", ["menuTitle": "Radio"] as SDLJSON),
-        ("SubscribeVehicleData", ["speed": true] as SDLJSON),
-    ] as [(String, SDLJSON)])
+    @Test(
+        "The response to AddCommand, CreateInteractionChoiceSet, SetGlobalProperties and SubscribeVehicleData comes before its OnHashChange, as Core sends them",
+        arguments: [
+            ("AddCommand", ["cmdID": 5, "menuParams": ["menuName": "Play"]] as SDLJSON),
+            ("CreateInteractionChoiceSet", ["interactionChoiceSetID": 9, "choiceSet": [["choiceID": 1, "menuName": "One"]]] as SDLJSON),
+            ("SetGlobalProperties", ["menuTitle": "Radio"] as SDLJSON),
+            ("SubscribeVehicleData", ["speed": true] as SDLJSON),
+        ] as [(String, SDLJSON)])
     func hashChangeAfterResponse(function: String, parameters: SDLJSON) throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
         let correlationID = harness.request(function, parameters, session: session, on: connection)
         var order: [String] = []
         for case .rpc(let header, let rpc) in harness.received[connection] ?? [] where header.sessionID == session {
             if rpc.rpcType == .response, rpc.correlationID == correlationID { order.append("response") }
-            if rpc.rpcType == .notification, harness.catalog.functionName(forID: rpc.functionID) == "OnHashChange" { order.append("OnHashChange") }
+            if rpc.rpcType == .notification, harness.catalog.functionName(forID: rpc.functionID) == "OnHashChange" {
+                order.append("OnHashChange")
+            }
         }
         #expect(harness.response(correlationID, on: connection)?.resultCode == "SUCCESS")
         #expect(order == ["response", "OnHashChange"])
@@ -47,17 +52,21 @@ struct SimulatorMenuTests {
     @Test("AddCommand: an unknown parentID is INVALID_ID; a menuName twice in the same submenu is DUPLICATE_NAME, in another one fine")
     func addCommandParents() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
-        let reply4 = harness.call("AddCommand", ["cmdID": 1, "menuParams": ["menuName": "A", "parentID": 7]], session: session, on: connection)
+        let reply4 = harness.call(
+            "AddCommand", ["cmdID": 1, "menuParams": ["menuName": "A", "parentID": 7]], session: session, on: connection)
         #expect(reply4?.resultCode == "INVALID_ID")
         let reply5 = harness.call("AddSubMenu", ["menuID": 7, "menuName": "Seven"], session: session, on: connection)
         #expect(reply5?.resultCode == "SUCCESS")
         let reply6 = harness.call("AddSubMenu", ["menuID": 8, "menuName": "Eight"], session: session, on: connection)
         #expect(reply6?.resultCode == "SUCCESS")
-        let reply7 = harness.call("AddCommand", ["cmdID": 1, "menuParams": ["menuName": "A", "parentID": 7]], session: session, on: connection)
+        let reply7 = harness.call(
+            "AddCommand", ["cmdID": 1, "menuParams": ["menuName": "A", "parentID": 7]], session: session, on: connection)
         #expect(reply7?.resultCode == "SUCCESS")
-        let reply8 = harness.call("AddCommand", ["cmdID": 2, "menuParams": ["menuName": "A", "parentID": 7]], session: session, on: connection)
+        let reply8 = harness.call(
+            "AddCommand", ["cmdID": 2, "menuParams": ["menuName": "A", "parentID": 7]], session: session, on: connection)
         #expect(reply8?.resultCode == "DUPLICATE_NAME")
-        let reply9 = harness.call("AddCommand", ["cmdID": 3, "menuParams": ["menuName": "A", "parentID": 8]], session: session, on: connection)
+        let reply9 = harness.call(
+            "AddCommand", ["cmdID": 3, "menuParams": ["menuName": "A", "parentID": 8]], session: session, on: connection)
         #expect(reply9?.resultCode == "SUCCESS")
         let reply10 = harness.call("AddCommand", ["cmdID": 4, "menuParams": ["menuName": "A"]], session: session, on: connection)
         #expect(reply10?.resultCode == "SUCCESS")
@@ -94,8 +103,10 @@ struct SimulatorMenuTests {
         #expect(reply17?.resultCode == "INVALID_ID")
         let reply18 = harness.call("AddSubMenu", ["menuID": 12, "menuName": "Inner", "parentID": 10], session: session, on: connection)
         #expect(reply18?.resultCode == "SUCCESS")
-        _ = harness.call("AddCommand", ["cmdID": 1, "menuParams": ["menuName": "In music", "parentID": 10]], session: session, on: connection)
-        _ = harness.call("AddCommand", ["cmdID": 2, "menuParams": ["menuName": "In inner", "parentID": 12]], session: session, on: connection)
+        _ = harness.call(
+            "AddCommand", ["cmdID": 1, "menuParams": ["menuName": "In music", "parentID": 10]], session: session, on: connection)
+        _ = harness.call(
+            "AddCommand", ["cmdID": 2, "menuParams": ["menuName": "In inner", "parentID": 12]], session: session, on: connection)
         _ = harness.call("AddCommand", ["cmdID": 3, "menuParams": ["menuName": "Top"]], session: session, on: connection)
         let reply19 = harness.call("DeleteSubMenu", ["menuID": 99], session: session, on: connection)
         #expect(reply19?.resultCode == "INVALID_ID")
@@ -108,22 +119,38 @@ struct SimulatorMenuTests {
         #expect(harness.invalidMessages(on: connection).isEmpty)
     }
 
-    @Test("CreateInteractionChoiceSet: a used set id or a choiceID used by another set is INVALID_ID; DeleteInteractionChoiceSet unknown is INVALID_ID")
+    @Test(
+        "CreateInteractionChoiceSet: a used set id or a choiceID used by another set is INVALID_ID; DeleteInteractionChoiceSet unknown is INVALID_ID"
+    )
     func choiceSets() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
-        let set1: SDLJSON = ["interactionChoiceSetID": 1, "choiceSet": [["choiceID": 1, "menuName": "One"], ["choiceID": 2, "menuName": "Two"]]]
+        let set1: SDLJSON = [
+            "interactionChoiceSetID": 1, "choiceSet": [["choiceID": 1, "menuName": "One"], ["choiceID": 2, "menuName": "Two"]],
+        ]
         let reply21 = harness.call("CreateInteractionChoiceSet", set1, session: session, on: connection)
         #expect(reply21?.resultCode == "SUCCESS")
         #expect(harness.notifications("OnHashChange", session: session, on: connection).count == 1)
-        let reply22 = harness.call("CreateInteractionChoiceSet", ["interactionChoiceSetID": 1, "choiceSet": [["choiceID": 9, "menuName": "Nine"]]], session: session, on: connection)
+        let reply22 = harness.call(
+            "CreateInteractionChoiceSet", ["interactionChoiceSetID": 1, "choiceSet": [["choiceID": 9, "menuName": "Nine"]]],
+            session: session, on: connection)
         #expect(reply22?.resultCode == "INVALID_ID")
-        let reply23 = harness.call("CreateInteractionChoiceSet", ["interactionChoiceSetID": 2, "choiceSet": [["choiceID": 2, "menuName": "Deux"]]], session: session, on: connection)
+        let reply23 = harness.call(
+            "CreateInteractionChoiceSet", ["interactionChoiceSetID": 2, "choiceSet": [["choiceID": 2, "menuName": "Deux"]]],
+            session: session, on: connection)
         #expect(reply23?.resultCode == "INVALID_ID")
-        let reply24 = harness.call("CreateInteractionChoiceSet", ["interactionChoiceSetID": 3, "choiceSet": [["choiceID": 5, "menuName": "A"], ["choiceID": 5, "menuName": "B"]]], session: session, on: connection)
-        #expect(reply24?
+        let reply24 = harness.call(
+            "CreateInteractionChoiceSet",
+            ["interactionChoiceSetID": 3, "choiceSet": [["choiceID": 5, "menuName": "A"], ["choiceID": 5, "menuName": "B"]]],
+            session: session, on: connection)
+        #expect(
+            reply24?
                 .resultCode == "INVALID_ID")
-        let reply25 = harness.call("CreateInteractionChoiceSet", ["interactionChoiceSetID": 4, "choiceSet": [["choiceID": 6, "menuName": "A"], ["choiceID": 7, "menuName": "A"]]], session: session, on: connection)
-        #expect(reply25?
+        let reply25 = harness.call(
+            "CreateInteractionChoiceSet",
+            ["interactionChoiceSetID": 4, "choiceSet": [["choiceID": 6, "menuName": "A"], ["choiceID": 7, "menuName": "A"]]],
+            session: session, on: connection)
+        #expect(
+            reply25?
                 .resultCode == "DUPLICATE_NAME")
         #expect(harness.unit.apps[session]!.choiceSets.keys.sorted() == [1])
         let reply26 = harness.call("DeleteInteractionChoiceSet", ["interactionChoiceSetID": 42], session: session, on: connection)
@@ -138,9 +165,12 @@ struct SimulatorMenuTests {
     @Test("DeleteInteractionChoiceSet is IN_USE while a PerformInteraction shows the set, and works after it ends")
     func choiceSetInUse() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
-        _ = harness.call("CreateInteractionChoiceSet", ["interactionChoiceSetID": 1, "choiceSet": [["choiceID": 1, "menuName": "One"]]], session: session, on: connection)
+        _ = harness.call(
+            "CreateInteractionChoiceSet", ["interactionChoiceSetID": 1, "choiceSet": [["choiceID": 1, "menuName": "One"]]],
+            session: session, on: connection)
         let perform = harness.request(
-            "PerformInteraction", ["initialText": "Pick", "interactionMode": "MANUAL_ONLY", "interactionChoiceSetIDList": [1]], session: session, on: connection)
+            "PerformInteraction", ["initialText": "Pick", "interactionMode": "MANUAL_ONLY", "interactionChoiceSetIDList": [1]],
+            session: session, on: connection)
         #expect(harness.response(perform, on: connection) == nil)
         let reply28 = harness.call("DeleteInteractionChoiceSet", ["interactionChoiceSetID": 1], session: session, on: connection)
         #expect(reply28?.resultCode == "IN_USE")

@@ -12,9 +12,14 @@ struct SimulatorProtocolTests {
         var harness = HeadUnitHarness()
         let connection = harness.open()
         // The 12-byte-header StartService of docs/protocol.md §k.
-        harness.send(bytes: ByteBuffer(bytes: [0x50, 0x07, 0x01, 0x00, 0, 0, 0, 0x20, 0, 0, 0, 1] + Self.protocolVersionBSON), on: connection)
+        harness.send(
+            bytes: ByteBuffer(bytes: [0x50, 0x07, 0x01, 0x00, 0, 0, 0, 0x20, 0, 0, 0, 1] + Self.protocolVersionBSON), on: connection)
         let frame = try #require(harness.frames[connection]?.first)
-        #expect(frame.header == SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: 2, sessionID: 1, dataSize: frame.header.dataSize, messageID: 0))
+        #expect(
+            frame.header
+                == SDLFrameHeader(
+                    version: 5, frameType: .control, serviceType: .rpc, frameInfo: 2, sessionID: 1, dataSize: frame.header.dataSize,
+                    messageID: 0))
         guard case .startServiceACK(let ack) = try SDLControlMessage(frame: frame) else { Issue.record("not an ACK"); return }
         #expect(ack.hashID == 65537)
         #expect(ack.mtu == 131_072)
@@ -74,11 +79,15 @@ struct SimulatorProtocolTests {
         var harness = HeadUnitHarness()
         let connection = harness.open()
         let (session, _) = harness.startSession(on: connection)
-        harness.send(SDLControlMessage.endService(.init(hashID: 1234)).makeFrame(version: 5, serviceType: .rpc, sessionID: session, messageID: 2), on: connection)
+        harness.send(
+            SDLControlMessage.endService(.init(hashID: 1234)).makeFrame(version: 5, serviceType: .rpc, sessionID: session, messageID: 2),
+            on: connection)
         guard case .control(_, .endServiceNAK(let nak)) = harness.received[connection]!.last! else { Issue.record("no NAK"); return }
         #expect(nak.rejectedParams == ["hashId"])
         #expect(nak.reason == "Wrong hash_id for session 1")
-        harness.send(SDLControlMessage.endService(.init(hashID: 65537)).makeFrame(version: 5, serviceType: .rpc, sessionID: session, messageID: 3), on: connection)
+        harness.send(
+            SDLControlMessage.endService(.init(hashID: 65537)).makeFrame(version: 5, serviceType: .rpc, sessionID: session, messageID: 3),
+            on: connection)
         guard case .control(let header, .endServiceACK) = harness.received[connection]!.last! else { Issue.record("no ACK"); return }
         #expect(header.dataSize == 0)
         #expect(harness.unit.sessions[session] == nil)
@@ -89,11 +98,17 @@ struct SimulatorProtocolTests {
         var harness = HeadUnitHarness()
         let connection = harness.open()
         let (session, _) = harness.startSession(on: connection)
-        harness.send(SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session, messageID: 77), on: connection)
+        harness.send(
+            SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session, messageID: 77), on: connection)
         let ack = try #require(harness.frames[connection]?.last)
-        #expect(ack.header == SDLFrameHeader(version: 5, frameType: .control, serviceType: .control, frameInfo: 0xFF, sessionID: session, dataSize: 0, messageID: 77))
+        #expect(
+            ack.header
+                == SDLFrameHeader(
+                    version: 5, frameType: .control, serviceType: .control, frameInfo: 0xFF, sessionID: session, dataSize: 0, messageID: 77)
+        )
         let count = harness.frames[connection]!.count
-        harness.send(SDLControlMessage.heartbeat.makeFrame(version: 2, serviceType: .control, sessionID: session, messageID: 78), on: connection)
+        harness.send(
+            SDLControlMessage.heartbeat.makeFrame(version: 2, serviceType: .control, sessionID: session, messageID: 78), on: connection)
         #expect(harness.frames[connection]!.count == count)
     }
 
@@ -102,7 +117,8 @@ struct SimulatorProtocolTests {
         var harness = HeadUnitHarness()
         let connection = harness.open()
         let (session, _) = harness.startSession(on: connection)
-        harness.send(SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session, messageID: 5), on: connection)
+        harness.send(
+            SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: session, messageID: 5), on: connection)
         harness.advance(by: .milliseconds(7000))
         guard case .control(_, .heartbeat) = harness.received[connection]!.last! else { Issue.record("no Heartbeat"); return }
         harness.advance(by: .milliseconds(7000))
@@ -142,10 +158,16 @@ struct SimulatorProtocolTests {
         let (session, _) = harness.register(on: connection)
         var payload = ByteBuffer()
         payload.writeSDLRPCMessage(SDLRPCMessage(rpcType: .request, functionID: 999, correlationID: 42))
-        harness.send(SDLFrame(header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: session, dataSize: 0, messageID: 50), payload: payload), on: connection)
+        harness.send(
+            SDLFrame(
+                header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: session, dataSize: 0, messageID: 50),
+                payload: payload), on: connection)
         let response = try #require(harness.response(42, on: connection))
         #expect(response.functionID == 999)
-        #expect(response.parameters == ["success": false, "resultCode": "UNSUPPORTED_REQUEST", "info": "Module does not recognize this function id"])
+        #expect(
+            response.parameters == [
+                "success": false, "resultCode": "UNSUPPORTED_REQUEST", "info": "Module does not recognize this function id",
+            ])
     }
 
     @Test("Requests before RegisterAppInterface get APPLICATION_NOT_REGISTERED")
@@ -177,7 +199,10 @@ struct SimulatorProtocolTests {
         harness.send(bytes: ByteBuffer(bytes: [0x20, 0x07, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0, 1]), on: connection)
         let correlationID = harness.request(
             "RegisterAppInterface",
-            ["syncMsgVersion": ["majorVersion": 4, "minorVersion": 0], "appName": "Old", "isMediaApplication": false, "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "old"],
+            [
+                "syncMsgVersion": ["majorVersion": 4, "minorVersion": 0], "appName": "Old", "isMediaApplication": false,
+                "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "old",
+            ],
             session: 1, on: connection, version: 2, mtu: 1488
         )
         let response = try #require(harness.response(correlationID, on: connection))
@@ -193,7 +218,8 @@ struct SimulatorProtocolTests {
         let connection = harness.open()
         let (session, _) = harness.register(on: connection)
         harness.advance(by: .seconds(1))
-        let id = harness.request("Show", ["mainField1": .string(String(repeating: "é", count: 250))], session: session, on: connection, mtu: 100)
+        let id = harness.request(
+            "Show", ["mainField1": .string(String(repeating: "é", count: 250))], session: session, on: connection, mtu: 100)
         #expect(harness.response(id, on: connection)?.resultCode == "SUCCESS")
     }
 }

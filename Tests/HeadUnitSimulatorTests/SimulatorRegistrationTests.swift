@@ -23,15 +23,23 @@ struct SimulatorRegistrationTests {
         let names = harness.notifications(session: session, on: connection).map { harness.catalog.functionName(forID: $0.functionID)! }
         #expect(names == ["OnHMIStatus", "OnPermissionsChange", "OnSystemRequest", "OnDriverDistraction"])
         let status = harness.notifications("OnHMIStatus", session: session, on: connection)[0]
-        #expect(status.parameters == ["hmiLevel": "NONE", "audioStreamingState": "NOT_AUDIBLE", "systemContext": "MAIN", "videoStreamingState": "NOT_STREAMABLE", "windowID": 0])
+        #expect(
+            status.parameters == [
+                "hmiLevel": "NONE", "audioStreamingState": "NOT_AUDIBLE", "systemContext": "MAIN", "videoStreamingState": "NOT_STREAMABLE",
+                "windowID": 0,
+            ])
         #expect(status.correlationID == 0xFFFF_FFFF)
         // Core's policy table enables lock-screen dismissal, with its en-us warning.
-        #expect(harness.notifications("OnDriverDistraction", session: session, on: connection)[0].parameters == [
-            "state": "DD_OFF", "lockScreenDismissalEnabled": true,
-            "lockScreenDismissalWarning": "Swipe down to dismiss, acknowledging that you are not the driver",
-        ])
+        #expect(
+            harness.notifications("OnDriverDistraction", session: session, on: connection)[0].parameters == [
+                "state": "DD_OFF", "lockScreenDismissalEnabled": true,
+                "lockScreenDismissalWarning": "Swipe down to dismiss, acknowledging that you are not the driver",
+            ])
         let (other, _) = harness.register(appName: "Autre", appID: "autre-1", on: connection, extra: ["hmiDisplayLanguageDesired": "FR-CA"])
-        #expect(harness.notifications("OnDriverDistraction", session: other, on: connection)[0].parameters == ["state": "DD_OFF", "lockScreenDismissalEnabled": false])
+        #expect(
+            harness.notifications("OnDriverDistraction", session: other, on: connection)[0].parameters == [
+                "state": "DD_OFF", "lockScreenDismissalEnabled": false,
+            ])
         for notification in harness.notifications(session: session, on: connection) {
             let name = harness.catalog.functionName(forID: notification.functionID)!
             #expect(try harness.catalog.validate(notification.parameters, function: name, messageType: .notification).isEmpty, "\(name)")
@@ -59,15 +67,22 @@ struct SimulatorRegistrationTests {
         let (media, _) = harness.register(appName: "Radio", appID: "radio", isMedia: true, on: connection)
         let (other, _) = harness.register(appName: "News", appID: "news", on: connection)
         let (third, _) = harness.register(appName: "Maps", appID: "maps", on: connection)
-        harness.apply(try harness.unit.setHMI(appID: "radio", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
-        harness.apply(try harness.unit.setHMI(appID: "news", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
+        harness.apply(
+            try harness.unit.setHMI(appID: "radio", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
+        harness.apply(
+            try harness.unit.setHMI(appID: "news", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
         #expect(harness.unit.apps[media]?.hmiLevel == "LIMITED")
         #expect(harness.unit.apps[media]?.audioStreamingState == "AUDIBLE")
-        harness.apply(try harness.unit.setHMI(appID: "maps", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
+        harness.apply(
+            try harness.unit.setHMI(appID: "maps", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
         #expect(harness.unit.apps[other]?.hmiLevel == "BACKGROUND")
         #expect(harness.unit.apps[third]?.hmiLevel == "FULL")
-        #expect(throws: SimulatorControlError.self) { try harness.unit.setHMI(appID: "maps", hmiLevel: "HALF", audioStreamingState: nil, systemContext: nil, now: harness.now) }
-        #expect(throws: SimulatorControlError.self) { try harness.unit.setHMI(appID: "nobody", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now) }
+        #expect(throws: SimulatorControlError.self) {
+            try harness.unit.setHMI(appID: "maps", hmiLevel: "HALF", audioStreamingState: nil, systemContext: nil, now: harness.now)
+        }
+        #expect(throws: SimulatorControlError.self) {
+            try harness.unit.setHMI(appID: "nobody", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now)
+        }
     }
 
     @Test("The same appID twice is DISALLOWED; a clashing name or VR synonym is DUPLICATE_NAME; a blank name INVALID_DATA")
@@ -104,7 +119,9 @@ struct SimulatorRegistrationTests {
         let disallowed = try #require(harness.response(show, on: connection))
         #expect(disallowed.resultCode == "DISALLOWED")
         #expect(disallowed.parameters["info"]?.stringValue?.contains("BACKGROUND") == true)
-        harness.apply(try harness.unit.setHMI(appID: "demo-1", hmiLevel: "BACKGROUND", audioStreamingState: nil, systemContext: nil, now: harness.now))
+        harness.apply(
+            try harness.unit.setHMI(appID: "demo-1", hmiLevel: "BACKGROUND", audioStreamingState: nil, systemContext: nil, now: harness.now)
+        )
         do {
             let reply = harness.call("Show", ["mainField1": "hi"], session: session, on: connection)
             #expect(reply?.resultCode == "SUCCESS")
@@ -113,7 +130,8 @@ struct SimulatorRegistrationTests {
             let reply = harness.call("Alert", ["alertText1": "hi"], session: session, on: connection)
             #expect(reply?.resultCode == "DISALLOWED")
         }
-        harness.apply(try harness.unit.setHMI(appID: "demo-1", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
+        harness.apply(
+            try harness.unit.setHMI(appID: "demo-1", hmiLevel: "FULL", audioStreamingState: nil, systemContext: nil, now: harness.now))
         do {
             let reply = harness.call("GetVehicleData", ["speed": true], session: session, on: connection)
             #expect(reply?.resultCode == "DISALLOWED")
@@ -139,10 +157,12 @@ struct SimulatorRegistrationTests {
         let id = harness.request("UnregisterAppInterface", session: session, on: connection)
         #expect(harness.response(id, on: connection)?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session] == nil)
-        let again = harness.request("RegisterAppInterface", [
-            "syncMsgVersion": ["majorVersion": 8, "minorVersion": 0], "appName": "Demo", "isMediaApplication": false,
-            "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "demo-1",
-        ], session: session, on: connection)
+        let again = harness.request(
+            "RegisterAppInterface",
+            [
+                "syncMsgVersion": ["majorVersion": 8, "minorVersion": 0], "appName": "Demo", "isMediaApplication": false,
+                "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "demo-1",
+            ], session: session, on: connection)
         #expect(harness.response(again, on: connection)?.resultCode == "SUCCESS")
     }
 
@@ -173,13 +193,18 @@ struct SimulatorRegistrationTests {
         try harness.unit.addFault(Fault(function: "Show", malformedFrame: true))
         let count = harness.frames[connection]!.count
         var malformed = false
-        let actions = harness.unit.receive({
-            var payload = ByteBuffer()
-            payload.writeSDLRPCMessage(SDLRPCMessage(rpcType: .request, functionID: 13, correlationID: 900, parameters: ["mainField1": "d"]))
-            var bytes = ByteBuffer()
-            bytes.writeSDLFrame(SDLFrame(header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: session, dataSize: 0, messageID: 900), payload: payload))
-            return bytes
-        }(), on: connection, now: harness.now)
+        let actions = harness.unit.receive(
+            {
+                var payload = ByteBuffer()
+                payload.writeSDLRPCMessage(
+                    SDLRPCMessage(rpcType: .request, functionID: 13, correlationID: 900, parameters: ["mainField1": "d"]))
+                var bytes = ByteBuffer()
+                bytes.writeSDLFrame(
+                    SDLFrame(
+                        header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: session, dataSize: 0, messageID: 900),
+                        payload: payload))
+                return bytes
+            }(), on: connection, now: harness.now)
         for case .write(_, var bytes) in actions {
             var decoder = SDLFrameDecoder()
             malformed = malformed || (try? decoder.decode(buffer: &bytes)) == nil
@@ -210,9 +235,13 @@ struct SimulatorRegistrationTests {
         var harness = HeadUnitHarness()
         let connection = harness.open()
         let (session, _) = harness.register(on: connection)
-        harness.apply(try harness.unit.burst("OnDriverDistraction", parameters: ["state": "DD_ON"], count: 5, ratePerSecond: nil, appID: nil, now: harness.now))
+        harness.apply(
+            try harness.unit.burst(
+                "OnDriverDistraction", parameters: ["state": "DD_ON"], count: 5, ratePerSecond: nil, appID: nil, now: harness.now))
         #expect(harness.notifications("OnDriverDistraction", session: session, on: connection).count == 6)
-        harness.apply(try harness.unit.burst("OnDriverDistraction", parameters: ["state": "DD_OFF"], count: 10, ratePerSecond: 10, appID: "demo-1", now: harness.now))
+        harness.apply(
+            try harness.unit.burst(
+                "OnDriverDistraction", parameters: ["state": "DD_OFF"], count: 10, ratePerSecond: 10, appID: "demo-1", now: harness.now))
         #expect(harness.notifications("OnDriverDistraction", session: session, on: connection).count == 6)
         harness.advance(by: .milliseconds(450))
         #expect(harness.notifications("OnDriverDistraction", session: session, on: connection).count == 11)

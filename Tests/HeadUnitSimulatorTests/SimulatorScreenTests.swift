@@ -43,7 +43,8 @@ struct SimulatorScreenTests {
     @Test("Show merges text fields, graphics and soft buttons into the screen; templateConfiguration sets the template")
     func showMerges() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
-        let reply1 = harness.call("Show", ["mainField1": "Hello", "mainField2": "World", "templateTitle": "Title"], session: session, on: connection)
+        let reply1 = harness.call(
+            "Show", ["mainField1": "Hello", "mainField2": "World", "templateTitle": "Title"], session: session, on: connection)
         let first = try #require(reply1)
         #expect(first.resultCode == "SUCCESS")
         #expect(first.success == true)
@@ -52,7 +53,9 @@ struct SimulatorScreenTests {
             [
                 "mainField2": "There", "softButtons": [["type": "TEXT", "text": "Go", "softButtonID": 1]],
                 "graphic": ["value": "0x11", "imageType": "STATIC"],
-                "templateConfiguration": ["template": "GRAPHIC_WITH_TEXT", "dayColorScheme": ["primaryColor": ["red": 1, "green": 2, "blue": 3]]],
+                "templateConfiguration": [
+                    "template": "GRAPHIC_WITH_TEXT", "dayColorScheme": ["primaryColor": ["red": 1, "green": 2, "blue": 3]],
+                ],
             ],
             session: session, on: connection
         )
@@ -79,16 +82,20 @@ struct SimulatorScreenTests {
     @Test("Show naming a DYNAMIC image the app has not uploaded: WARNINGS (success), as Core's VerifyImage; uploaded or STATIC: SUCCESS")
     func showMissingImage() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
-        let reply5 = harness.call("Show", ["mainField1": "x", "graphic": ["value": "art.png", "imageType": "DYNAMIC"]], session: session, on: connection)
+        let reply5 = harness.call(
+            "Show", ["mainField1": "x", "graphic": ["value": "art.png", "imageType": "DYNAMIC"]], session: session, on: connection)
         let missing = try #require(reply5)
         #expect(missing.resultCode == "WARNINGS")
         #expect(missing.success == true)
         #expect(missing.parameters["info"]?.stringValue?.contains("Reference image(s) not found") == true)
         #expect(harness.unit.apps[session]!.screen.show["graphic"]?["value"] == "art.png")
-        let reply6 = harness.call("Show", ["softButtons": [["type": "IMAGE", "softButtonID": 2, "image": ["value": "button.png", "imageType": "DYNAMIC"]]]], session: session, on: connection)
+        let reply6 = harness.call(
+            "Show", ["softButtons": [["type": "IMAGE", "softButtonID": 2, "image": ["value": "button.png", "imageType": "DYNAMIC"]]]],
+            session: session, on: connection)
         let softButton = try #require(reply6)
         #expect(softButton.resultCode == "WARNINGS")
-        harness.unit.apps[session]!.files["art.png"] = StoredFile(fileType: "GRAPHIC_PNG", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47]))
+        harness.unit.apps[session]!.files["art.png"] = StoredFile(
+            fileType: "GRAPHIC_PNG", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47]))
         let reply7 = harness.call("Show", ["graphic": ["value": "art.png", "imageType": "DYNAMIC"]], session: session, on: connection)
         let uploaded = try #require(reply7)
         #expect(uploaded.resultCode == "SUCCESS")
@@ -125,10 +132,12 @@ struct SimulatorScreenTests {
         #expect(reply10?.resultCode == "SUCCESS")
         let reply11 = harness.call("SetDisplayLayout", ["displayLayout": "MEDIA", "dayColorScheme": red], session: session, on: connection)
         #expect(reply11?.resultCode == "SUCCESS")
-        let reply12 = harness.call("SetDisplayLayout", ["displayLayout": "MEDIA", "dayColorScheme": blue], session: session, on: connection)
+        let reply12 = harness.call(
+            "SetDisplayLayout", ["displayLayout": "MEDIA", "dayColorScheme": blue], session: session, on: connection)
         #expect(reply12?.resultCode == "REJECTED")
         #expect(harness.unit.apps[session]!.screen.dayColorScheme == red)
-        let reply13 = harness.call("SetDisplayLayout", ["displayLayout": "NON-MEDIA", "dayColorScheme": blue], session: session, on: connection)
+        let reply13 = harness.call(
+            "SetDisplayLayout", ["displayLayout": "NON-MEDIA", "dayColorScheme": blue], session: session, on: connection)
         #expect(reply13?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]!.screen.dayColorScheme == blue)
         #expect(harness.invalidMessages(on: connection).isEmpty)
@@ -137,7 +146,9 @@ struct SimulatorScreenTests {
     @Test("SetMediaClockTimer: REJECTED for a non-media app, as Core does")
     func mediaClockNonMedia() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull(isMedia: false)
-        let reply14 = harness.call("SetMediaClockTimer", ["updateMode": "COUNTUP", "startTime": ["hours": 0, "minutes": 0, "seconds": 0]], session: session, on: connection)
+        let reply14 = harness.call(
+            "SetMediaClockTimer", ["updateMode": "COUNTUP", "startTime": ["hours": 0, "minutes": 0, "seconds": 0]], session: session,
+            on: connection)
         let response = try #require(reply14)
         #expect(response.resultCode == "REJECTED")
         #expect(harness.unit.apps[session]!.screen.mediaClock == nil)
@@ -153,12 +164,18 @@ struct SimulatorScreenTests {
         #expect(reply16?.resultCode == "INVALID_DATA")
         let backwards = harness.call(
             "SetMediaClockTimer",
-            ["updateMode": "COUNTUP", "startTime": ["hours": 0, "minutes": 2, "seconds": 0], "endTime": ["hours": 0, "minutes": 1, "seconds": 0]],
+            [
+                "updateMode": "COUNTUP", "startTime": ["hours": 0, "minutes": 2, "seconds": 0],
+                "endTime": ["hours": 0, "minutes": 1, "seconds": 0],
+            ],
             session: session, on: connection)
         #expect(backwards?.resultCode == "INVALID_DATA")
         let start = harness.call(
             "SetMediaClockTimer",
-            ["updateMode": "COUNTUP", "startTime": ["hours": 0, "minutes": 1, "seconds": 0], "endTime": ["hours": 0, "minutes": 5, "seconds": 0]],
+            [
+                "updateMode": "COUNTUP", "startTime": ["hours": 0, "minutes": 1, "seconds": 0],
+                "endTime": ["hours": 0, "minutes": 5, "seconds": 0],
+            ],
             session: session, on: connection)
         #expect(start?.resultCode == "SUCCESS")
         #expect(harness.unit.apps[session]!.screen.mediaClock?["updateMode"] == "COUNTUP")
@@ -214,7 +231,9 @@ struct SimulatorScreenTests {
     @Test("ResetGlobalProperties removes the listed properties only, then OnHashChange")
     func resetGlobalProperties() throws {
         var (harness, connection, session) = HeadUnitHarness.withAppInFull()
-        _ = harness.call("SetGlobalProperties", ["menuTitle": "Menu", "helpPrompt": [["text": "Help", "type": "TEXT"]]], session: session, on: connection)
+        _ = harness.call(
+            "SetGlobalProperties", ["menuTitle": "Menu", "helpPrompt": [["text": "Help", "type": "TEXT"]]], session: session, on: connection
+        )
         let before = harness.notifications("OnHashChange", session: session, on: connection).count
         let response = harness.call("ResetGlobalProperties", ["properties": ["MENUNAME"]], session: session, on: connection)
         #expect(response?.resultCode == "SUCCESS")

@@ -77,7 +77,8 @@ struct SimulatorSubscriptionTests {
         #expect(again?.success == false)
         #expect(again?.parameters["speed"] == ["dataType": "VEHICLEDATA_SPEED", "resultCode": "DATA_ALREADY_SUBSCRIBED"])
         // deviceStatus is not provided by the generated drive.
-        let mix = harness.call("SubscribeVehicleData", ["speed": true, "fuelLevel_State": true, "deviceStatus": true], session: session, on: connection)
+        let mix = harness.call(
+            "SubscribeVehicleData", ["speed": true, "fuelLevel_State": true, "deviceStatus": true], session: session, on: connection)
         #expect(mix?.resultCode == "WARNINGS")
         #expect(mix?.success == true)
         #expect(mix?.parameters["fuelLevel_State"] == ["dataType": "VEHICLEDATA_FUELLEVEL_STATE", "resultCode": "SUCCESS"])
@@ -86,7 +87,8 @@ struct SimulatorSubscriptionTests {
         let unavailable = harness.call("SubscribeVehicleData", ["deviceStatus": true], session: session, on: connection)
         #expect(unavailable?.resultCode == "IGNORED")
         #expect(unavailable?.parameters["deviceStatus"] == Self.result("deviceStatus", "VEHICLE_DATA_NOT_AVAILABLE"))
-        let cluster = harness.call("SubscribeVehicleData", ["clusterModeStatus": true, "externalTemperature": true], session: session, on: connection)
+        let cluster = harness.call(
+            "SubscribeVehicleData", ["clusterModeStatus": true, "externalTemperature": true], session: session, on: connection)
         #expect(cluster?.parameters["clusterModes"] == ["dataType": "VEHICLEDATA_CLUSTERMODESTATUS", "resultCode": "SUCCESS"])
         #expect(cluster?.parameters["externalTemperature"] == ["dataType": "VEHICLEDATA_EXTERNTEMP", "resultCode": "SUCCESS"])
         #expect(harness.call("SubscribeVehicleData", ["speed": false], session: session, on: connection)?.resultCode == "INVALID_DATA")
@@ -139,7 +141,9 @@ struct SimulatorSubscriptionTests {
         #expect(values?.parameters["speed"] == harness.unit.vehicleData["speed"])
         #expect(values?.parameters["vin"] == harness.unit.vehicleData["vin"])
         #expect(values?.parameters["deviceStatus"] == nil)
-        #expect(harness.call("GetVehicleData", ["deviceStatus": true], session: session, on: connection)?.resultCode == "VEHICLE_DATA_NOT_AVAILABLE")
+        #expect(
+            harness.call("GetVehicleData", ["deviceStatus": true], session: session, on: connection)?.resultCode
+                == "VEHICLE_DATA_NOT_AVAILABLE")
         harness.advance(by: .seconds(2))
         var codes: [String] = []
         for _ in 0..<6 { codes.append(harness.call("GetVehicleData", ["rpm": true], session: session, on: connection)?.resultCode ?? "-") }
@@ -159,7 +163,8 @@ struct SimulatorSubscriptionTests {
         var (harness, connection, session) = FileSuiteSupport.harness()
         #expect(harness.call("SubscribeVehicleData", ["speed": true], session: session, on: connection)?.resultCode == "SUCCESS")
         #expect(harness.call("SubscribeButton", ["buttonName": "OK"], session: session, on: connection)?.resultCode == "SUCCESS")
-        let latest = try #require(harness.notifications("OnHashChange", session: session, on: connection).last?.parameters["hashID"]?.stringValue)
+        let latest = try #require(
+            harness.notifications("OnHashChange", session: session, on: connection).last?.parameters["hashID"]?.stringValue)
         harness.closeConnection(connection)
         let (second, resumed, response) = Self.reconnect(&harness, hashID: latest)
         #expect(response.resultCode == "SUCCESS")
@@ -182,7 +187,8 @@ struct SimulatorSubscriptionTests {
     func staleHash() throws {
         var (harness, connection, session) = FileSuiteSupport.harness()
         _ = harness.call("SubscribeVehicleData", ["speed": true], session: session, on: connection)
-        let older = try #require(harness.notifications("OnHashChange", session: session, on: connection).last?.parameters["hashID"]?.stringValue)
+        let older = try #require(
+            harness.notifications("OnHashChange", session: session, on: connection).last?.parameters["hashID"]?.stringValue)
         _ = harness.call("SubscribeVehicleData", ["rpm": true], session: session, on: connection)
         harness.closeConnection(connection)
         let (second, resumed, response) = Self.reconnect(&harness, hashID: older)

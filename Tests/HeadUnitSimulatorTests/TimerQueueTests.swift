@@ -68,7 +68,9 @@ struct TimerQueueTests {
             default:
                 now += Int64(random.next() % 50)
                 while let (id, event) = queue.popDue(now: Self.at(now)) {
-                    let expected = reference.filter { $0.value.deadline <= Self.at(now) }.min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+                    let expected = reference.filter { $0.value.deadline <= Self.at(now) }.min {
+                        ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key)
+                    }
                     #expect(id.rawValue == expected?.key)
                     if case .activate(let session) = event { #expect(session == expected?.value.session) }
                     reference[id.rawValue] = nil

@@ -12,7 +12,9 @@ import Testing
 /// answers the message broker's requests as Core does and then plays Core's part.
 @Suite("The headless HMI over a WebSocket to a fake Core", .timeLimit(.minutes(1)))
 struct HMIConnectionTests {
-    @Test("Registers, subscribes, sends OnReady, answers Core, activates a new app; after Core drops the link it connects and registers again")
+    @Test(
+        "Registers, subscribes, sends OnReady, answers Core, activates a new app; after Core drops the link it connects and registers again"
+    )
     func handshakeAndReconnect() async throws {
         let server = try await SDLWebSocketServer.bind(host: "127.0.0.1", port: 0, messages: .text)
         let port = try #require(server.channel.localAddress?.port)
@@ -34,10 +36,11 @@ struct HMIConnectionTests {
                     #expect(connection.snapshot.phase == .ready)
                     try await core.send(.request(id: 42, method: "UI.IsReady", params: [:]))
                     #expect(try await core.next() == .response(id: 42, result: ["available": true, "code": 0, "method": "UI.IsReady"]))
-                    try await core.send(.notification(
-                        method: "BasicCommunication.OnAppRegistered",
-                        params: ["application": ["appID": 65537, "appName": "Radio"]]
-                    ))
+                    try await core.send(
+                        .notification(
+                            method: "BasicCommunication.OnAppRegistered",
+                            params: ["application": ["appID": 65537, "appName": "Radio"]]
+                        ))
                     guard case .request(let id, "SDL.ActivateApp", let params) = try await core.next() else {
                         Issue.record("no SDL.ActivateApp"); return
                     }
@@ -49,7 +52,9 @@ struct HMIConnectionTests {
                     try await connection.perform { hmi in
                         [hmi.notify("Buttons.OnButtonPress", ["name": "OK", "mode": "SHORT", "appID": 65537])]
                     }
-                    #expect(try await core.next() == .notification(method: "Buttons.OnButtonPress", params: ["name": "OK", "mode": "SHORT", "appID": 65537]))
+                    #expect(
+                        try await core.next()
+                            == .notification(method: "Buttons.OnButtonPress", params: ["name": "OK", "mode": "SHORT", "appID": 65537]))
                 }
                 // Core went away (the connection closed): the HMI comes back and registers again.
                 let secondAccepted = try #require(try await connections.next())
@@ -78,9 +83,14 @@ struct HMIConnectionTests {
                 try await core.send(.request(id: 80, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "appID": 1]))
                 // A sample may overtake the answer (they leave from two tasks); the answer comes.
                 let answer = try await core.next { if case .response(80, _) = $0 { true } else { false } }
-                #expect(answer == .response(id: 80, result: [
-                    "code": 0, "method": "VehicleInfo.SubscribeVehicleData", "speed": ["dataType": "VEHICLEDATA_SPEED", "resultCode": "SUCCESS"],
-                ]))
+                #expect(
+                    answer
+                        == .response(
+                            id: 80,
+                            result: [
+                                "code": 0, "method": "VehicleInfo.SubscribeVehicleData",
+                                "speed": ["dataType": "VEHICLEDATA_SPEED", "resultCode": "SUCCESS"],
+                            ]))
                 // Three samples in a row, each with the speed and nothing else.
                 for _ in 0..<3 {
                     guard case .notification("VehicleInfo.OnVehicleData", let params) = try await core.next() else {
@@ -97,12 +107,13 @@ struct HMIConnectionTests {
     @Test("A replayed OpenXC trace is the vehicle: its speed reaches Core, its button as the driver's press")
     func traceReplay() async throws {
         let core = try await FakeCoreHMI.bind()
-        let trace = try OpenXCTrace(text: """
-            {"name":"vehicle_speed","value":42.5,"timestamp":1}
-            {"name":"vehicle_speed","value":43,"timestamp":1.05}
-            {"name":"button_event","value":"ok","event":"pressed","timestamp":1.06}
-            {"name":"button_event","value":"ok","event":"released","timestamp":1.1}
-            """)
+        let trace = try OpenXCTrace(
+            text: """
+                {"name":"vehicle_speed","value":42.5,"timestamp":1}
+                {"name":"vehicle_speed","value":43,"timestamp":1.05}
+                {"name":"button_event","value":"ok","event":"pressed","timestamp":1.06}
+                {"name":"button_event","value":"ok","event":"released","timestamp":1.1}
+                """)
         let connection = HMIConnection(
             address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
             logger: Logger.test("hmi-test"), vehicle: .trace(trace, speed: 1, loop: true), vehicleInterval: .milliseconds(10)
@@ -124,7 +135,10 @@ struct HMIConnectionTests {
                     }
                 }
                 #expect(speed?.doubleValue == 42.5 || speed?.doubleValue == 43, "\(String(describing: speed))")
-                #expect(Array(buttons.prefix(3)) == ["Buttons.OnButtonEvent BUTTONDOWN", "Buttons.OnButtonEvent BUTTONUP", "Buttons.OnButtonPress SHORT"])
+                #expect(
+                    Array(buttons.prefix(3)) == [
+                        "Buttons.OnButtonEvent BUTTONDOWN", "Buttons.OnButtonEvent BUTTONUP", "Buttons.OnButtonPress SHORT",
+                    ])
             }
             group.cancelAll()
         }

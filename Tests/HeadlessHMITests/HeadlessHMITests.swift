@@ -47,8 +47,9 @@ struct HeadlessHMITests {
     func startUpAnswers() throws {
         var hmi = Self.hmi()
         _ = try Self.ready(&hmi)
-        #expect(try hmi.receive(.request(id: 50, method: "VR.IsReady", params: [:]))
-            == [.response(id: 50, result: ["available": true, "code": 0, "method": "VR.IsReady"])])
+        #expect(
+            try hmi.receive(.request(id: 50, method: "VR.IsReady", params: [:]))
+                == [.response(id: 50, result: ["available": true, "code": 0, "method": "VR.IsReady"])])
         let capabilities = try hmi.receive(.request(id: 51, method: "UI.GetCapabilities", params: [:]))
         guard case .response(51, let result)? = capabilities.first else { Issue.record("\(capabilities)"); return }
         #expect(result["displayCapabilities"] == SimulatorProfile.default.document["displayCapabilities"])
@@ -83,12 +84,15 @@ struct HeadlessHMITests {
         #expect(hmi.apps[65537]?.hmiLevel == "FULL")
         _ = try hmi.setHMILevel(appID: 65537, "BACKGROUND")
         #expect(hmi.apps[65537]?.hmiLevel == "BACKGROUND")
-        #expect(try hmi.receive(.request(id: 60, method: "BasicCommunication.ActivateApp", params: ["appID": 65537]))
-            == [.response(id: 60, result: ["code": 0, "method": "BasicCommunication.ActivateApp"])])
+        #expect(
+            try hmi.receive(.request(id: 60, method: "BasicCommunication.ActivateApp", params: ["appID": 65537]))
+                == [.response(id: 60, result: ["code": 0, "method": "BasicCommunication.ActivateApp"])])
         #expect(hmi.apps[65537]?.hmiLevel == "FULL")
-        _ = try hmi.receive(.request(id: 61, method: "UI.Show", params: ["appID": 65537, "showStrings": [["fieldName": "mainField1", "fieldText": "Hi"]]]))
+        _ = try hmi.receive(
+            .request(id: 61, method: "UI.Show", params: ["appID": 65537, "showStrings": [["fieldName": "mainField1", "fieldText": "Hi"]]]))
         #expect(hmi.apps[65537]?.show["showStrings"]?.arrayValue?.count == 1)
-        _ = try hmi.receive(.notification(method: "BasicCommunication.OnAppUnregistered", params: ["appID": 65537, "unexpectedDisconnect": false]))
+        _ = try hmi.receive(
+            .notification(method: "BasicCommunication.OnAppUnregistered", params: ["appID": 65537, "unexpectedDisconnect": false]))
         #expect(hmi.apps.isEmpty)
         #expect { try hmi.activate(appID: 65537) } throws: { ($0 as? HMIError)?.code == .unknownApp }
     }
@@ -111,9 +115,11 @@ struct HeadlessHMITests {
         #expect(hmi.vehicleSample(["speed": 10]).isEmpty, "nothing before the HMI is ready")
         _ = try Self.ready(&hmi)
         #expect(hmi.vehicleSample(["speed": 11]).isEmpty, "nothing before Core subscribes")
-        _ = try hmi.receive(.request(id: 70, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "rpm": true, "appID": 65537]))
-        #expect(hmi.vehicleSample(["speed": 12, "rpm": 900, "fuelLevel": 40])
-            == [.notification(method: "VehicleInfo.OnVehicleData", params: ["speed": 12, "rpm": 900])])
+        _ = try hmi.receive(
+            .request(id: 70, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "rpm": true, "appID": 65537]))
+        #expect(
+            hmi.vehicleSample(["speed": 12, "rpm": 900, "fuelLevel": 40])
+                == [.notification(method: "VehicleInfo.OnVehicleData", params: ["speed": 12, "rpm": 900])])
         #expect(hmi.answers.answer(to: "VehicleInfo.GetVehicleData", params: ["fuelLevel": true]).1 == ["fuelLevel": 40])
         _ = try hmi.receive(.request(id: 71, method: "VehicleInfo.UnsubscribeVehicleData", params: ["speed": true, "rpm": true]))
         #expect(hmi.vehicleSample(["speed": 13]).isEmpty)
@@ -123,7 +129,8 @@ struct HeadlessHMITests {
     func reconnect() throws {
         var hmi = Self.hmi()
         _ = try Self.ready(&hmi)
-        _ = try hmi.receive(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "A"]]))
+        _ = try hmi.receive(
+            .notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "A"]]))
         hmi.disconnected()
         #expect(hmi.phase == .disconnected && hmi.apps.isEmpty)
         #expect(hmi.connected().count == HeadlessHMI.components.count)

@@ -60,7 +60,9 @@ struct AppSessionTests {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await simulator.run(host: "127.0.0.1", port: 0) { portContinuation.yield($0.port ?? 0); portContinuation.finish() }
+                try await simulator.run(host: "127.0.0.1", port: 0) {
+                    portContinuation.yield($0.port ?? 0); portContinuation.finish()
+                }
             }
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
@@ -77,7 +79,9 @@ struct AppSessionTests {
 
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Show", dropConnection: true)), []) }
             let dropped = ContinuousClock.now
-            await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "x"], options: .init(checkPermissions: false)) }
+            await #expect(throws: SDLClientError.self) {
+                _ = try await session.request("Show", ["mainField1": "x"], options: .init(checkPermissions: false))
+            }
             // Fast: at the drop, not at the Show's 12 s deadline. Alone it takes milliseconds; with
             // the whole suite beside it on 2 cores CI once saw 2.2 s, so the bound is 5 s.
             #expect(ContinuousClock.now - dropped < .seconds(5))
@@ -104,8 +108,10 @@ struct AppSessionTests {
         for _ in 0..<100 {
             // A system whose ephemeral range starts low gets a port of it (port 0).
             let port = ephemeralStart > 11_000 ? Int.random(in: 10_000..<ephemeralStart) : 0
-            guard let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .bind(host: "127.0.0.1", port: port).get() else { continue }
+            guard
+                let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .bind(host: "127.0.0.1", port: port).get()
+            else { continue }
             let bound = channel.localAddress?.port ?? 0
             try await channel.close()
             return bound
@@ -127,7 +133,9 @@ struct AppSessionTests {
         return false
     }
 
-    @Test("A head unit not there yet, then restarted mid-request: the connect is retried, the pending request fails at once, requests fail fast while down, RESUME_FAILED, subscriptions and icon restored")
+    @Test(
+        "A head unit not there yet, then restarted mid-request: the connect is retried, the pending request fails at once, requests fail fast while down, RESUME_FAILED, subscriptions and icon restored"
+    )
     func headUnitRestart() async throws {
         let port = try await Self.freePort()
         var app = Self.app
@@ -148,13 +156,15 @@ struct AppSessionTests {
                 let registered = try #require(first.snapshot.app(withID: "resilient-app"))
                 #expect(registered.iconFile == "resilient.png")
                 #expect(registered.files["resilient.png"]?.isPersistent == true)
-                _ = try await session.request("SubscribeVehicleData", ["speed": true, "rpm": true], options: .init(checkPermissions: false))
+                _ = try await session.request(
+                    "SubscribeVehicleData", ["speed": true, "rpm": true], options: .init(checkPermissions: false))
                 _ = try await session.request("SubscribeButton", ["buttonName": "OK"], options: .init(checkPermissions: false))
                 // A request the head unit never answers is pending when it goes away.
                 try first.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
                 outer.addTask {
                     do {
-                        _ = try await session.request("Alert", ["alertText1": "pending"], options: .init(timeout: .seconds(30), checkPermissions: false))
+                        _ = try await session.request(
+                            "Alert", ["alertText1": "pending"], options: .init(timeout: .seconds(30), checkPermissions: false))
                         failure.yield(nil)
                     } catch {
                         failure.yield(error as? SDLClientError)
@@ -200,7 +210,8 @@ struct AppSessionTests {
         try await Self.simulator().withListening { port in
             let first = SDLAppSession(configuration: .init(port: port, app: Self.app), logger: Logger.test("test"))
             let twin = SDLAppSession(
-                configuration: .init(port: port, app: SDLAppConfiguration(appName: "Twin", appID: Self.app.appID)), logger: Logger.test("test")
+                configuration: .init(port: port, app: SDLAppConfiguration(appName: "Twin", appID: Self.app.appID)),
+                logger: Logger.test("test")
             )
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await first.run() }

@@ -74,11 +74,13 @@ struct AppStateCapabilityTests {
     @Test("OnLanguageChange updates the language and the HMI display language")
     func languageChange() {
         var tracker = F.tracker(in: .active)
-        let events = tracker.apply(notification: "OnLanguageChange", parameters: ["language": "DE-DE", "hmiDisplayLanguage": "FR-FR"], now: F.t0)
+        let events = tracker.apply(
+            notification: "OnLanguageChange", parameters: ["language": "DE-DE", "hmiDisplayLanguage": "FR-FR"], now: F.t0)
         #expect(events == [.language(language: "DE-DE", hmiDisplayLanguage: "FR-FR")])
         #expect(tracker.snapshot["language"] == "DE-DE")
         #expect(tracker.snapshot["hmiDisplayLanguage"] == "FR-FR")
-        let same = tracker.apply(notification: "OnLanguageChange", parameters: ["language": "DE-DE", "hmiDisplayLanguage": "FR-FR"], now: F.t0)
+        let same = tracker.apply(
+            notification: "OnLanguageChange", parameters: ["language": "DE-DE", "hmiDisplayLanguage": "FR-FR"], now: F.t0)
         #expect(same.isEmpty)
     }
 
@@ -116,7 +118,10 @@ struct AppStateCapabilityTests {
 
     @Test("Event data for the stream: appState names from and to, hmiStatus the four fields")
     func eventData() {
-        #expect(SDLAppEvent.appState(from: .notRunning, to: .active).data == ["from": "notRunning", "to": "active", "lifecycle": ["didFinishLaunching", "didBecomeActive"]])
+        #expect(
+            SDLAppEvent.appState(from: .notRunning, to: .active).data == [
+                "from": "notRunning", "to": "active", "lifecycle": ["didFinishLaunching", "didBecomeActive"],
+            ])
         #expect(SDLAppEvent.hmiStatus(SDLHMIStatus(hmiLevel: .full)).data["hmiLevel"] == "FULL")
         #expect(SDLAppEvent.lockScreen(.required).data == ["status": "REQUIRED"])
         #expect(SDLAppEvent.driverDistraction(on: true, parameters: [:]).data == ["state": "DD_ON"])

@@ -42,7 +42,9 @@ struct AppStateLockScreenTests {
 
     @Test("Each combination of level, driver distraction and launch gives the documented status", arguments: LockScreenRow.all)
     func rule(_ row: LockScreenRow) {
-        #expect(SDLLockScreenStatus(hmiLevel: row.level, driverDistraction: row.driverDistraction, userSelected: row.userSelected) == row.expected)
+        #expect(
+            SDLLockScreenStatus(hmiLevel: row.level, driverDistraction: row.driverDistraction, userSelected: row.userSelected)
+                == row.expected)
     }
 
     @Test("The documented rows: OFF unregistered and in NONE, BACKGROUND OFF unless launched, DD_ON required, DD_OFF optional")
@@ -76,8 +78,12 @@ struct AppStateLockScreenTests {
         #expect(dd == [.driverDistraction(on: false, parameters: ["state": "DD_OFF"])])
         let full = tracker.apply(notification: "OnHMIStatus", parameters: F.hmiStatus(.full), now: F.t0)
         #expect(full.lockScreenChanges == [.optional])
-        let on = tracker.apply(notification: "OnDriverDistraction", parameters: ["state": "DD_ON", "lockScreenDismissalEnabled": true], now: F.t0)
-        #expect(on == [.driverDistraction(on: true, parameters: ["state": "DD_ON", "lockScreenDismissalEnabled": true]), .lockScreen(.required)])
+        let on = tracker.apply(
+            notification: "OnDriverDistraction", parameters: ["state": "DD_ON", "lockScreenDismissalEnabled": true], now: F.t0)
+        #expect(
+            on == [
+                .driverDistraction(on: true, parameters: ["state": "DD_ON", "lockScreenDismissalEnabled": true]), .lockScreen(.required),
+            ])
         #expect(tracker.snapshot["driverDistraction"] == "DD_ON")
         let off = tracker.apply(notification: "OnDriverDistraction", parameters: ["state": "DD_OFF"], now: F.t0)
         #expect(off.lockScreenChanges == [.optional])

@@ -11,11 +11,26 @@ struct AppStatePermissionTests {
     /// Part of Core's Base-4 group (docs/protocol.md §e) plus a user-disallowed vehicle data item.
     static let base4: SDLJSON = [
         "permissionItem": [
-            ["rpcName": "PutFile", "hmiPermissions": ["allowed": ["BACKGROUND", "FULL", "LIMITED", "NONE"], "userDisallowed": []], "parameterPermissions": ["allowed": [], "userDisallowed": []]],
-            ["rpcName": "Show", "hmiPermissions": ["allowed": ["BACKGROUND", "FULL", "LIMITED"], "userDisallowed": []], "parameterPermissions": ["allowed": [], "userDisallowed": []]],
-            ["rpcName": "Alert", "hmiPermissions": ["allowed": ["FULL", "LIMITED"], "userDisallowed": []], "parameterPermissions": ["allowed": [], "userDisallowed": []]],
-            ["rpcName": "Slider", "hmiPermissions": ["allowed": ["FULL"], "userDisallowed": []], "parameterPermissions": ["allowed": [], "userDisallowed": []]],
-            ["rpcName": "GetVehicleData", "hmiPermissions": ["allowed": ["BACKGROUND", "FULL", "LIMITED"], "userDisallowed": ["FULL"]], "parameterPermissions": ["allowed": ["speed", "rpm"], "userDisallowed": ["rpm"]]],
+            [
+                "rpcName": "PutFile", "hmiPermissions": ["allowed": ["BACKGROUND", "FULL", "LIMITED", "NONE"], "userDisallowed": []],
+                "parameterPermissions": ["allowed": [], "userDisallowed": []],
+            ],
+            [
+                "rpcName": "Show", "hmiPermissions": ["allowed": ["BACKGROUND", "FULL", "LIMITED"], "userDisallowed": []],
+                "parameterPermissions": ["allowed": [], "userDisallowed": []],
+            ],
+            [
+                "rpcName": "Alert", "hmiPermissions": ["allowed": ["FULL", "LIMITED"], "userDisallowed": []],
+                "parameterPermissions": ["allowed": [], "userDisallowed": []],
+            ],
+            [
+                "rpcName": "Slider", "hmiPermissions": ["allowed": ["FULL"], "userDisallowed": []],
+                "parameterPermissions": ["allowed": [], "userDisallowed": []],
+            ],
+            [
+                "rpcName": "GetVehicleData", "hmiPermissions": ["allowed": ["BACKGROUND", "FULL", "LIMITED"], "userDisallowed": ["FULL"]],
+                "parameterPermissions": ["allowed": ["speed", "rpm"], "userDisallowed": ["rpm"]],
+            ],
         ]
     ]
 

@@ -19,7 +19,9 @@ struct AppStateTrafficLogTests {
     func bounded() {
         var log = SDLTrafficLog(capacity: 3)
         for id in UInt32(1)...7 {
-            log.record(.received, rpcType: .notification, function: "OnVehicleData", correlationID: id, parameters: ["speed": .int(Int64(id))], now: Self.t0)
+            log.record(
+                .received, rpcType: .notification, function: "OnVehicleData", correlationID: id, parameters: ["speed": .int(Int64(id))],
+                now: Self.t0)
         }
         #expect(log.entries.map(\.correlationID) == [5, 6, 7])
         #expect(log.entries.map(\.sequence) == [5, 6, 7])
@@ -29,8 +31,12 @@ struct AppStateTrafficLogTests {
     @Test("Entries read back with the parameters recorded (kept as compact JSON); entries(after:) reads only the newer")
     func parametersRoundTrip() {
         var log = SDLTrafficLog(capacity: 10)
-        let parameters: SDLJSON = ["permissionItem": [["rpcName": "Show", "hmiPermissions": ["allowed": ["FULL"], "userDisallowed": []]]], "ratio": 0.25, "count": 3, "text": "é\n"]
-        let recorded = log.record(.received, rpcType: .notification, function: "OnPermissionsChange", correlationID: 0, parameters: parameters, now: Self.t0)
+        let parameters: SDLJSON = [
+            "permissionItem": [["rpcName": "Show", "hmiPermissions": ["allowed": ["FULL"], "userDisallowed": []]]], "ratio": 0.25,
+            "count": 3, "text": "é\n",
+        ]
+        let recorded = log.record(
+            .received, rpcType: .notification, function: "OnPermissionsChange", correlationID: 0, parameters: parameters, now: Self.t0)
         log.record(.sent, rpcType: .request, function: "Show", correlationID: 2, parameters: ["mainField1": "x"], now: Self.t0)
         #expect(log.entries.first == recorded)
         #expect(log.entries.first?.parameters == parameters)
@@ -51,7 +57,9 @@ struct AppStateTrafficLogTests {
     func latency() {
         var log = SDLTrafficLog()
         log.record(.sent, rpcType: .request, function: "Show", correlationID: 9, parameters: ["mainField1": "hi"], now: Self.t0)
-        let response = log.record(.received, rpcType: .response, function: "Show", correlationID: 9, parameters: ["success": true], now: Self.t0 + .milliseconds(12))
+        let response = log.record(
+            .received, rpcType: .response, function: "Show", correlationID: 9, parameters: ["success": true],
+            now: Self.t0 + .milliseconds(12))
         #expect(response.latency == .milliseconds(12))
         #expect(response.json["latencyMs"] == .double(12))
         #expect(response.json["direction"] == "received")
@@ -76,10 +84,13 @@ struct AppStateTrafficLogTests {
     func pendingBounded() {
         var log = SDLTrafficLog(capacity: 2)
         for id in UInt32(1)...3 {
-            log.record(.sent, rpcType: .request, function: "Show", correlationID: id, parameters: [:], now: Self.t0 + .milliseconds(Int64(id)))
+            log.record(
+                .sent, rpcType: .request, function: "Show", correlationID: id, parameters: [:], now: Self.t0 + .milliseconds(Int64(id)))
         }
-        let oldest = log.record(.received, rpcType: .response, function: "Show", correlationID: 1, parameters: [:], now: Self.t0 + .milliseconds(10))
-        let newest = log.record(.received, rpcType: .response, function: "Show", correlationID: 3, parameters: [:], now: Self.t0 + .milliseconds(10))
+        let oldest = log.record(
+            .received, rpcType: .response, function: "Show", correlationID: 1, parameters: [:], now: Self.t0 + .milliseconds(10))
+        let newest = log.record(
+            .received, rpcType: .response, function: "Show", correlationID: 3, parameters: [:], now: Self.t0 + .milliseconds(10))
         #expect(oldest.latency == nil)
         #expect(newest.latency == .milliseconds(7))
     }

@@ -29,15 +29,22 @@ struct AppStateTransitionRow: Sendable, CustomTestStringConvertible {
         .init(.background, .notRunning, [.didClose], "background app was closed"),
         .init(.limited, .notRunning, [.didClose], "active media app closed by the user while the HMI is in Nav"),
         .init(.active, .notRunning, [.didClose], "app was closed by the user"),
-        .init(.disconnected, .background, [.didConnect, .didFinishLaunching, .didEnterBackground], "app with background service just registered"),
+        .init(
+            .disconnected, .background, [.didConnect, .didFinishLaunching, .didEnterBackground],
+            "app with background service just registered"),
         .init(.notRunning, .background, [.didFinishLaunching, .didEnterBackground], "app just got permission to serve in background"),
         .init(.limited, .background, [.didEnterBackground], "media app closed as the user selected another media app"),
         .init(.active, .background, [.didEnterBackground], "non-media app backgrounded as the user moved to media"),
-        .init(.disconnected, .limited, [.didConnect, .didFinishLaunching, .didBecomeLimited], "media app resumed after ignition cycle while the HMI is in Nav"),
-        .init(.notRunning, .limited, [.didFinishLaunching, .didBecomeLimited], "media app started by the system, not brought to foreground"),
+        .init(
+            .disconnected, .limited, [.didConnect, .didFinishLaunching, .didBecomeLimited],
+            "media app resumed after ignition cycle while the HMI is in Nav"),
+        .init(
+            .notRunning, .limited, [.didFinishLaunching, .didBecomeLimited], "media app started by the system, not brought to foreground"),
         .init(.background, .limited, [.didBecomeLimited], "media app started by the system from BACKGROUND"),
         .init(.active, .limited, [.didBecomeLimited], "media app backgrounded as the user moved to Nav"),
-        .init(.disconnected, .active, [.didConnect, .didFinishLaunching, .didBecomeActive], "media app resumed after ignition cycle and visible"),
+        .init(
+            .disconnected, .active, [.didConnect, .didFinishLaunching, .didBecomeActive],
+            "media app resumed after ignition cycle and visible"),
         .init(.notRunning, .active, [.didFinishLaunching, .didBecomeActive], "app selected by the user or system"),
         .init(.background, .active, [.didBecomeActive], "background app selected by the user"),
         .init(.limited, .active, [.didBecomeActive], "active media app selected by the user"),
@@ -93,7 +100,8 @@ struct AppStateTransitionTests {
     @Test("A successful registration moves disconnected to notRunning before any OnHMIStatus")
     func registration() {
         var tracker = SDLAppStateTracker()
-        let events = tracker.apply(response: "RegisterAppInterface", parameters: AppStateFixture.registrationResponse, now: AppStateFixture.t0)
+        let events = tracker.apply(
+            response: "RegisterAppInterface", parameters: AppStateFixture.registrationResponse, now: AppStateFixture.t0)
         #expect(events.appStateTransitions == [.appState(from: .disconnected, to: .notRunning)])
         #expect(tracker.hmiStatus == nil)
         #expect(tracker.snapshot["hmiLevel"] == "NONE")
@@ -114,10 +122,13 @@ struct AppStateTransitionTests {
         #expect(tracker.appState == .disconnected)
     }
 
-    @Test("OnAppInterfaceUnregistered moves any registered state to disconnected and keeps the raw notification", arguments: [SDLAppState.active, .limited, .background, .notRunning])
+    @Test(
+        "OnAppInterfaceUnregistered moves any registered state to disconnected and keeps the raw notification",
+        arguments: [SDLAppState.active, .limited, .background, .notRunning])
     func unregistered(_ state: SDLAppState) {
         var tracker = AppStateFixture.tracker(in: state)
-        let events = tracker.apply(notification: "OnAppInterfaceUnregistered", parameters: ["reason": "IGNITION_OFF"], now: AppStateFixture.t0)
+        let events = tracker.apply(
+            notification: "OnAppInterfaceUnregistered", parameters: ["reason": "IGNITION_OFF"], now: AppStateFixture.t0)
         #expect(events.first == .notification(name: "OnAppInterfaceUnregistered", parameters: ["reason": "IGNITION_OFF"]))
         #expect(events.appStateTransitions == [.appState(from: state, to: .disconnected)])
         #expect(tracker.hmiStatus == nil)
@@ -130,7 +141,8 @@ struct AppStateTransitionTests {
         let events = tracker.apply(notification: "OnHMIStatus", parameters: parameters, now: AppStateFixture.t0)
         #expect(events == [.notification(name: "OnHMIStatus", parameters: parameters)])
         #expect(tracker.appState == .notRunning)
-        let main = tracker.apply(notification: "OnHMIStatus", parameters: AppStateFixture.hmiStatus(.full, windowID: 0), now: AppStateFixture.t0)
+        let main = tracker.apply(
+            notification: "OnHMIStatus", parameters: AppStateFixture.hmiStatus(.full, windowID: 0), now: AppStateFixture.t0)
         #expect(main.appStateTransitions == [.appState(from: .notRunning, to: .active)])
     }
 
@@ -145,15 +157,23 @@ struct AppStateTransitionTests {
     @Test("An audio change at the same level publishes hmiStatus but no appState event")
     func audioOnly() {
         var tracker = AppStateFixture.tracker(in: .active)
-        let events = tracker.apply(notification: "OnHMIStatus", parameters: AppStateFixture.hmiStatus(.full, audio: "AUDIBLE"), now: AppStateFixture.t0)
-        #expect(events == [.hmiStatus(SDLHMIStatus(hmiLevel: .full, audioStreamingState: "AUDIBLE", systemContext: "MAIN", videoStreamingState: "NOT_STREAMABLE"))])
+        let events = tracker.apply(
+            notification: "OnHMIStatus", parameters: AppStateFixture.hmiStatus(.full, audio: "AUDIBLE"), now: AppStateFixture.t0)
+        #expect(
+            events == [
+                .hmiStatus(
+                    SDLHMIStatus(
+                        hmiLevel: .full, audioStreamingState: "AUDIBLE", systemContext: "MAIN", videoStreamingState: "NOT_STREAMABLE"))
+            ])
         #expect(tracker.snapshot["audioStreamingState"] == "AUDIBLE")
     }
 
     @Test("A binary OnHMIStatus message is named through the catalog")
     func binaryMessage() {
         var tracker = SDLAppStateTracker()
-        let message = SDLRPCMessage(rpcType: .notification, functionID: 32768, correlationID: SDLRPCMessage.notificationCorrelationID, parameters: AppStateFixture.hmiStatus(.limited))
+        let message = SDLRPCMessage(
+            rpcType: .notification, functionID: 32768, correlationID: SDLRPCMessage.notificationCorrelationID,
+            parameters: AppStateFixture.hmiStatus(.limited))
         let events = tracker.apply(message, now: AppStateFixture.t0)
         #expect(events.appStateTransitions == [.appState(from: .disconnected, to: .limited)])
         #expect(tracker.lastUpdate == AppStateFixture.t0)

@@ -29,7 +29,8 @@ struct CancellationTests {
                 try await withThrowingTaskGroup(of: SDLClientError.Code?.self) { group in
                     group.addTask {
                         do {
-                            _ = try await connection.request("Alert", ["alertText1": "never answered"], options: .init(checkPermissions: false))
+                            _ = try await connection.request(
+                                "Alert", ["alertText1": "never answered"], options: .init(checkPermissions: false))
                             return nil
                         } catch {
                             return (error as? SDLClientError)?.code
@@ -87,7 +88,8 @@ struct CancellationTests {
         let simulator = AppSessionTests.simulator()
         try await simulator.withListening { port in
             try simulator.perform { unit, _ in (try unit.addFault(Fault(function: "Alert", hang: true)), []) }
-            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), clock: SDLManualClock(), logger: Logger.test("test"))
+            let session = SDLAppSession(
+                configuration: .init(port: port, app: AppSessionTests.app), clock: SDLManualClock(), logger: Logger.test("test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
                 var events = session.events.makeAsyncIterator()

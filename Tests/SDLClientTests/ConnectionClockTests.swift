@@ -30,7 +30,8 @@ struct ConnectionClockTests {
                         group.addTask {
                             do {
                                 _ = try await connection.request(
-                                    "Alert", ["alertText1": .string(text)], options: .init(timeout: .seconds(Int64(timeout)), checkPermissions: false)
+                                    "Alert", ["alertText1": .string(text)],
+                                    options: .init(timeout: .seconds(Int64(timeout)), checkPermissions: false)
                                 )
                                 return (text, nil)
                             } catch {
@@ -59,11 +60,14 @@ struct ConnectionClockTests {
     func heartbeats() async throws {
         let clock = SDLManualClock()
         try await ConnectionTests.withSimulator { _, port in
-            let ended = try await ConnectionTests.withConnection(port: port, clock: clock, configure: {
-                $0.session.heartbeatVersions = 3...5
-                $0.session.heartbeatInterval = .seconds(5)
-                $0.session.idleTimeout = .after(.seconds(60))
-            }) { connection, _ in
+            let ended = try await ConnectionTests.withConnection(
+                port: port, clock: clock,
+                configure: {
+                    $0.session.heartbeatVersions = 3...5
+                    $0.session.heartbeatInterval = .seconds(5)
+                    $0.session.idleTimeout = .after(.seconds(60))
+                }
+            ) { connection, _ in
                 let start = clock.now()
                 // Registered with the clock standing still: the first Heartbeat is due 5 s after
                 // the last frame sent (RegisterAppInterface).
@@ -83,9 +87,12 @@ struct ConnectionClockTests {
     func idleTimeout() async throws {
         let clock = SDLManualClock()
         try await ConnectionTests.withSimulator { _, port in
-            let ended = try await ConnectionTests.withConnection(port: port, clock: clock, configure: {
-                $0.session.idleTimeout = .after(.seconds(30))
-            }) { connection, _ in
+            let ended = try await ConnectionTests.withConnection(
+                port: port, clock: clock,
+                configure: {
+                    $0.session.idleTimeout = .after(.seconds(30))
+                }
+            ) { connection, _ in
                 try await ConnectionTests.waitFor(connection, Self.active)
                 let start = clock.now()
                 // The wake-up armed for RegisterAppInterface's deadline (+12 s) is kept when the

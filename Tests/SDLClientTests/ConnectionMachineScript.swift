@@ -32,9 +32,12 @@ struct ConnectionMachineScript {
     /// ``establish()``, then a RegisterAppInterface response with `resultCode`.
     mutating func register(resultCode: String = "SUCCESS") -> [Machine.Action] {
         _ = establish()
-        return respond(to: registrationCorrelationID ?? 0, functionID: 1, [
-            "success": .bool(SDLRegistrationParameters.classify(resultCode: resultCode) == .registered), "resultCode": .string(resultCode),
-        ])
+        return respond(
+            to: registrationCorrelationID ?? 0, functionID: 1,
+            [
+                "success": .bool(SDLRegistrationParameters.classify(resultCode: resultCode) == .registered),
+                "resultCode": .string(resultCode),
+            ])
     }
 
     var registrationCorrelationID: UInt32? {
@@ -43,21 +46,26 @@ struct ConnectionMachineScript {
     }
 
     mutating func respond(to correlationID: UInt32, functionID: UInt32, _ parameters: SDLJSON) -> [Machine.Action] {
-        feed(SessionFrames.rpcFrame(
-            SDLRPCMessage(rpcType: .response, functionID: functionID, correlationID: correlationID, parameters: parameters),
-            messageID: takeMessageID()
-        ))
+        feed(
+            SessionFrames.rpcFrame(
+                SDLRPCMessage(rpcType: .response, functionID: functionID, correlationID: correlationID, parameters: parameters),
+                messageID: takeMessageID()
+            ))
     }
 
     mutating func notify(_ name: String, _ parameters: SDLJSON) -> [Machine.Action] {
         let id = machine.configuration.catalog.function(named: name, messageType: .notification)?.functionID ?? 0
-        return feed(SessionFrames.rpcFrame(
-            SDLRPCMessage(rpcType: .notification, functionID: id, correlationID: SDLRPCMessage.notificationCorrelationID, parameters: parameters),
-            messageID: takeMessageID()
-        ))
+        return feed(
+            SessionFrames.rpcFrame(
+                SDLRPCMessage(
+                    rpcType: .notification, functionID: id, correlationID: SDLRPCMessage.notificationCorrelationID, parameters: parameters),
+                messageID: takeMessageID()
+            ))
     }
 
-    mutating func send(_ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default, waiter: Int) -> (UInt32?, [Machine.Action]) {
+    mutating func send(
+        _ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default, waiter: Int
+    ) -> (UInt32?, [Machine.Action]) {
         let (id, actions) = machine.send(function, parameters, options: options, waiter: waiter, now: now)
         return (id, actions)
     }

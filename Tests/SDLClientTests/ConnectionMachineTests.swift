@@ -21,10 +21,12 @@ struct ConnectionMachineTests {
         #expect(script.machine.isRegistered)
     }
 
-    @Test("Registered result codes keep the app; every other code ends the session with registrationFailed", arguments: [
-        ("SUCCESS", true), ("WARNINGS", true), ("WRONG_LANGUAGE", true), ("RESUME_FAILED", true),
-        ("DISALLOWED", false), ("DUPLICATE_NAME", false), ("APPLICATION_REGISTERED_ALREADY", false), ("INVALID_DATA", false),
-    ])
+    @Test(
+        "Registered result codes keep the app; every other code ends the session with registrationFailed",
+        arguments: [
+            ("SUCCESS", true), ("WARNINGS", true), ("WRONG_LANGUAGE", true), ("RESUME_FAILED", true),
+            ("DISALLOWED", false), ("DUPLICATE_NAME", false), ("APPLICATION_REGISTERED_ALREADY", false), ("INVALID_DATA", false),
+        ])
     func classifiesRegistration(code: String, registers: Bool) {
         var script = ConnectionMachineScript()
         let actions = script.register(resultCode: code)
@@ -117,7 +119,9 @@ struct ConnectionMachineTests {
         #expect(again.isEmpty)
     }
 
-    @Test("The owner closing the session fails pending requests at once with cancelled, and those still pending at its end too; a lost link fails them with linkLost")
+    @Test(
+        "The owner closing the session fails pending requests at once with cancelled, and those still pending at its end too; a lost link fails them with linkLost"
+    )
     func ownerCloseCancels() throws {
         var script = ConnectionMachineScript()
         _ = script.register()

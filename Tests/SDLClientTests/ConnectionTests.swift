@@ -69,11 +69,14 @@ struct ConnectionTests {
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(listener.localAddress?.port)
         try await listener.close()
-        let connection = SDLConnection(configuration: .init(port: port, app: SDLAppConfiguration(appName: "Nobody", appID: "nobody")), logger: Logger.test("test"))
+        let connection = SDLConnection(
+            configuration: .init(port: port, app: SDLAppConfiguration(appName: "Nobody", appID: "nobody")), logger: Logger.test("test"))
         await #expect { try await connection.run() } throws: { ($0 as? SDLClientError)?.code == .connectFailed }
         var events = connection.events.makeAsyncIterator()
         #expect(await events.next() == nil)
-        await #expect { _ = try await connection.request("Show", ["mainField1": "x"]) } throws: { ($0 as? SDLClientError)?.code == .notConnected }
+        await #expect { _ = try await connection.request("Show", ["mainField1": "x"]) } throws: {
+            ($0 as? SDLClientError)?.code == .notConnected
+        }
     }
 
     @Test("The socket runs on the configured event loops, not NIO's shared ones")

@@ -14,7 +14,8 @@ struct EventLossTests {
     func burst() async throws {
         let simulator = AppSessionTests.simulator()
         try await simulator.withListening { port in
-            let session = SDLAppSession(configuration: .init(port: port, app: AppSessionTests.app), eventBufferLimit: 4, logger: Logger.test("test"))
+            let session = SDLAppSession(
+                configuration: .init(port: port, app: AppSessionTests.app), eventBufferLimit: 4, logger: Logger.test("test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
                 var events = session.events.makeAsyncIterator()

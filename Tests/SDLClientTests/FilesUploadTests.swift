@@ -47,7 +47,9 @@ struct FilesUploadTests {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await simulator.run(host: "127.0.0.1", port: 0) { portContinuation.yield($0.port ?? 0); portContinuation.finish() }
+                try await simulator.run(host: "127.0.0.1", port: 0) {
+                    portContinuation.yield($0.port ?? 0); portContinuation.finish()
+                }
             }
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
@@ -121,7 +123,8 @@ struct FilesUploadTests {
         try await Self.withSession { simulator, session in
             let upload = Task {
                 try await session.upload(
-                    name: "cancelled.bin", fileType: "BINARY", size: 5000, chunks: GeneratedBytes(size: 5000, pieceSize: 700), chunkSize: 1000
+                    name: "cancelled.bin", fileType: "BINARY", size: 5000, chunks: GeneratedBytes(size: 5000, pieceSize: 700),
+                    chunkSize: 1000
                 ) { progress in
                     if progress.chunksSent == 2 { withUnsafeCurrentTask { $0?.cancel() } }
                 }
@@ -144,7 +147,8 @@ struct FilesUploadTests {
             var last: SDLFileUploader.Progress?
             var calls = 0
             _ = try await session.upload(
-                name: "large.bin", fileType: "BINARY", size: size, chunks: GeneratedBytes(size: size, pieceSize: 64 * 1024), timeout: .seconds(60)
+                name: "large.bin", fileType: "BINARY", size: size, chunks: GeneratedBytes(size: size, pieceSize: 64 * 1024),
+                timeout: .seconds(60)
             ) { progress in
                 last = progress
                 calls += 1

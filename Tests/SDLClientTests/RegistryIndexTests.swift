@@ -8,7 +8,9 @@ struct RegistryIndexTests {
     static let headUnit = SDLAppRegistryIndex.headUnit(host: "127.0.0.1", port: 12345)
     static let other = SDLAppRegistryIndex.headUnit(host: "10.0.0.2", port: 12345)
 
-    static func refusal(_ index: SDLAppRegistryIndex, id: String, headUnit: String = headUnit, _ app: SDLAppConfiguration) -> SDLClientError? {
+    static func refusal(
+        _ index: SDLAppRegistryIndex, id: String, headUnit: String = headUnit, _ app: SDLAppConfiguration
+    ) -> SDLClientError? {
         var index = index
         do throws(SDLClientError) {
             try index.claim(id: id, headUnit: headUnit, app: app)
@@ -44,8 +46,10 @@ struct RegistryIndexTests {
         let index = try Self.index()
         #expect(Self.refusal(index, id: "b", SDLAppConfiguration(appName: "radio", appID: "b"))?.code == .duplicateApp)
         #expect(Self.refusal(index, id: "b", SDLAppConfiguration(appName: "TUNER", appID: "b"))?.code == .duplicateApp)
-        #expect(Self.refusal(index, id: "b", SDLAppConfiguration(appName: "Music", appID: "b", vrSynonyms: ["Radio"]))?.code == .duplicateApp)
-        #expect(Self.refusal(index, id: "b", SDLAppConfiguration(appName: "Music", appID: "b", vrSynonyms: ["tuner"]))?.code == .duplicateApp)
+        #expect(
+            Self.refusal(index, id: "b", SDLAppConfiguration(appName: "Music", appID: "b", vrSynonyms: ["Radio"]))?.code == .duplicateApp)
+        #expect(
+            Self.refusal(index, id: "b", SDLAppConfiguration(appName: "Music", appID: "b", vrSynonyms: ["tuner"]))?.code == .duplicateApp)
         #expect(Self.refusal(index, id: "b", SDLAppConfiguration(appName: "Music", appID: "b", vrSynonyms: ["Songs"])) == nil)
     }
 
@@ -83,6 +87,7 @@ struct RegistryIndexTests {
     @Test("Head units are told apart by host (any case) and port")
     func headUnits() {
         #expect(SDLAppRegistryIndex.headUnit(host: "Core.Local", port: 12345) == "core.local:12345")
-        #expect(SDLAppRegistryIndex.headUnit(host: "core.local", port: 12345) != SDLAppRegistryIndex.headUnit(host: "core.local", port: 12346))
+        #expect(
+            SDLAppRegistryIndex.headUnit(host: "core.local", port: 12345) != SDLAppRegistryIndex.headUnit(host: "core.local", port: 12346))
     }
 }

@@ -24,7 +24,8 @@ struct RegistryTests {
     func twoApps() async throws {
         try await RegistryHarness.run(simulators: 1) { registry, units in
             let (unit, port) = (units[0].unit, units[0].port)
-            let radio = try registry.add(id: "radio", configuration: .init(port: port, app: RegistryHarness.app("Radio", id: "radio-app", vrSynonyms: ["Tuner"])))
+            let radio = try registry.add(
+                id: "radio", configuration: .init(port: port, app: RegistryHarness.app("Radio", id: "radio-app", vrSynonyms: ["Tuner"])))
             let music = try registry.add(configuration: .init(port: port, app: RegistryHarness.app("Music", id: "music-app")))
             #expect(await RegistryHarness.registered(radio))
             #expect(await RegistryHarness.registered(music))
@@ -35,8 +36,10 @@ struct RegistryTests {
 
             let sameID = Self.refusal(registry, .init(port: port, app: RegistryHarness.app("Podcasts", id: "RADIO-APP")))
             let sameName = Self.refusal(registry, .init(port: port, app: RegistryHarness.app("music", id: "other-app")))
-            let synonym = Self.refusal(registry, .init(port: port, app: RegistryHarness.app("Podcasts", id: "other-app", vrSynonyms: ["tuner"])))
-            let sameRegistryID = Self.refusal(registry, id: "radio", .init(port: port, app: RegistryHarness.app("Podcasts", id: "other-app")))
+            let synonym = Self.refusal(
+                registry, .init(port: port, app: RegistryHarness.app("Podcasts", id: "other-app", vrSynonyms: ["tuner"])))
+            let sameRegistryID = Self.refusal(
+                registry, id: "radio", .init(port: port, app: RegistryHarness.app("Podcasts", id: "other-app")))
             #expect([sameID, sameName, synonym, sameRegistryID].map(\.?.code) == Array(repeating: .duplicateApp, count: 4))
             #expect(registry.all.count == 2)
             #expect(RegistryHarness.registrations(unit) == 2)
@@ -91,7 +94,9 @@ struct RegistryTests {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
-                try await simulator.run(host: "127.0.0.1", port: 0) { continuation.yield($0.port ?? 0); continuation.finish() }
+                try await simulator.run(host: "127.0.0.1", port: 0) {
+                    continuation.yield($0.port ?? 0); continuation.finish()
+                }
                 return false
             }
             var iterator = ports.makeAsyncIterator()

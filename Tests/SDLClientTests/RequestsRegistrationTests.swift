@@ -58,7 +58,8 @@ struct RequestsRegistrationTests {
             ngnMediaScreenAppName: "Rad",
             dayColorScheme: scheme,
             nightColorScheme: scheme,
-            deviceInfo: .init(hardware: "sdl-gateway", firmwareRev: "1.0", os: "Linux", osVersion: "6.8", carrier: "none", maxNumberRFCOMMPorts: 1),
+            deviceInfo: .init(
+                hardware: "sdl-gateway", firmwareRev: "1.0", os: "Linux", osVersion: "6.8", carrier: "none", maxNumberRFCOMMPorts: 1),
             syncMsgVersion: .init(major: 7, minor: 1, patch: 2),
             hashID: "0123456789abcdef0123456789abcdef"
         )
@@ -96,11 +97,15 @@ struct RequestsRegistrationTests {
         expectInvalid(SDLAppConfiguration(appName: long, appID: "a"), naming: "$.appName")
         expectInvalid(SDLAppConfiguration(appName: "App", appID: long), naming: "$.appID")
         expectInvalid(SDLAppConfiguration(appName: "App", appID: "a", fullAppID: long), naming: "$.fullAppID")
-        expectInvalid(SDLAppConfiguration(appName: "App", appID: "a", vrSynonyms: [String(repeating: "v", count: 41)]), naming: "$.vrSynonyms[0]")
+        expectInvalid(
+            SDLAppConfiguration(appName: "App", appID: "a", vrSynonyms: [String(repeating: "v", count: 41)]), naming: "$.vrSynonyms[0]")
         expectInvalid(SDLAppConfiguration(appName: "App", appID: "a", appHMIType: ["CAR"]), naming: "$.appHMIType[0]")
         expectInvalid(SDLAppConfiguration(appName: "App", appID: "a", languageDesired: "en-us"), naming: "$.languageDesired")
-        expectInvalid(SDLAppConfiguration(appName: "App", appID: "a", hmiDisplayLanguageDesired: "XX-XX"), naming: "$.hmiDisplayLanguageDesired")
-        expectInvalid(SDLAppConfiguration(appName: "App", appID: "a", syncMsgVersion: .init(major: 11, minor: 0)), naming: "$.syncMsgVersion.majorVersion")
+        expectInvalid(
+            SDLAppConfiguration(appName: "App", appID: "a", hmiDisplayLanguageDesired: "XX-XX"), naming: "$.hmiDisplayLanguageDesired")
+        expectInvalid(
+            SDLAppConfiguration(appName: "App", appID: "a", syncMsgVersion: .init(major: 11, minor: 0)),
+            naming: "$.syncMsgVersion.majorVersion")
         expectInvalid(
             SDLAppConfiguration(appName: "App", appID: "a", dayColorScheme: ["primaryColor": ["red": 256, "green": 0, "blue": 0]]),
             naming: "$.dayColorScheme.primaryColor.red"
@@ -117,7 +122,10 @@ struct RequestsRegistrationTests {
         for code in ["SUCCESS", "WARNINGS", "WRONG_LANGUAGE", "RESUME_FAILED"] {
             #expect(SDLRegistrationParameters.classify(resultCode: code) == .registered, "\(code)")
         }
-        let fatal = ["DISALLOWED", "DUPLICATE_NAME", "APPLICATION_REGISTERED_ALREADY", "INVALID_DATA", "GENERIC_ERROR", "TOO_MANY_APPLICATIONS", "UNSUPPORTED_VERSION", "REJECTED", "something new"]
+        let fatal = [
+            "DISALLOWED", "DUPLICATE_NAME", "APPLICATION_REGISTERED_ALREADY", "INVALID_DATA", "GENERIC_ERROR", "TOO_MANY_APPLICATIONS",
+            "UNSUPPORTED_VERSION", "REJECTED", "something new",
+        ]
         for code in fatal {
             #expect(SDLRegistrationParameters.classify(resultCode: code) == .fatal, "\(code)")
         }

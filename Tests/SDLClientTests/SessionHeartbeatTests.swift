@@ -111,7 +111,9 @@ struct SessionHeartbeatTests {
         #expect((actions.first?.closeError ?? nil)?.code == .linkLost)
     }
 
-    @Test("While the driver has paused reading (its reader fell behind), silence is not a lost link; the idle timer starts afresh on resuming")
+    @Test(
+        "While the driver has paused reading (its reader fell behind), silence is not a lost link; the idle timer starts afresh on resuming"
+    )
     func pausedReading() throws {
         let configuration = SDLSessionStateMachine.Configuration(heartbeatInterval: .seconds(1), heartbeatVersions: 3...5)
         var (machine, _) = SDLSessionStateMachine.started(with: SessionFrames.v5ACK(), configuration: configuration, now: now)

@@ -7,8 +7,11 @@ import Testing
 struct SessionMalformedTests {
     let now = NIODeadline.uptimeNanoseconds(5_000_000_000)
 
-    static func header(_ type: SDLFrameType, service: SDLServiceType = .rpc, info: UInt8 = 0, session: UInt8 = 1, messageID: UInt32 = 5) -> SDLFrameHeader {
-        SDLFrameHeader(version: 5, frameType: type, serviceType: service, frameInfo: info, sessionID: session, dataSize: 0, messageID: messageID)
+    static func header(
+        _ type: SDLFrameType, service: SDLServiceType = .rpc, info: UInt8 = 0, session: UInt8 = 1, messageID: UInt32 = 5
+    ) -> SDLFrameHeader {
+        SDLFrameHeader(
+            version: 5, frameType: type, serviceType: service, frameInfo: info, sessionID: session, dataSize: 0, messageID: messageID)
     }
 
     static func bytes(_ values: [UInt8]) -> ByteBuffer { ByteBuffer(bytes: values) }
@@ -22,8 +25,14 @@ struct SessionMalformedTests {
         ("RPC JSON that is not JSON", SDLFrame(header: header(.single), payload: bytes([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0x7B, 0x7B]))),
         ("unknown control frame info", SDLFrame(header: header(.control, info: 0x42), payload: ByteBuffer())),
         ("truncated BSON in a control frame", SDLFrame(header: header(.control, info: 0x04), payload: bytes([0x20, 0, 0, 0, 0x10]))),
-        ("a frame for another session", SDLFrame(header: header(.single, session: 9), payload: bytes([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0]))),
-        ("an RPC on the video service", SDLFrame(header: header(.single, service: .video), payload: bytes([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0]))),
+        (
+            "a frame for another session",
+            SDLFrame(header: header(.single, session: 9), payload: bytes([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0]))
+        ),
+        (
+            "an RPC on the video service",
+            SDLFrame(header: header(.single, service: .video), payload: bytes([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0]))
+        ),
         ("a First Frame announcing zero bytes", SDLFrame(header: header(.first), payload: bytes([0, 0, 0, 0, 0, 0, 0, 0]))),
     ]
 

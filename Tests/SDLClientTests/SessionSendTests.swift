@@ -115,8 +115,9 @@ struct SessionSendTests {
     @Test("A message from Core in First and Consecutive frames is reassembled and delivered once")
     func reassembly() throws {
         var (machine, _) = SDLSessionStateMachine.started(with: SessionFrames.v5ACK(), now: now)
-        let rpc = SDLRPCMessage(rpcType: .notification, functionID: 32_789, correlationID: SDLRPCMessage.notificationCorrelationID,
-                                bulkData: ByteBuffer(repeating: 7, count: 10_000))
+        let rpc = SDLRPCMessage(
+            rpcType: .notification, functionID: 32_789, correlationID: SDLRPCMessage.notificationCorrelationID,
+            bulkData: ByteBuffer(repeating: 7, count: 10_000))
         var payload = ByteBuffer()
         payload.writeSDLRPCMessage(rpc)
         let message = SDLMessage(version: 5, serviceType: .bulkData, sessionID: 1, messageID: 40, payload: payload)
@@ -130,8 +131,9 @@ struct SessionSendTests {
     @Test("A 4 MB message in 1025 frames is reassembled in place and delivered")
     func largeReassembly() throws {
         var (machine, _) = SDLSessionStateMachine.started(with: SessionFrames.v5ACK(), now: now)
-        let rpc = SDLRPCMessage(rpcType: .response, functionID: 32, correlationID: 3,
-                                parameters: ["success": true], bulkData: ByteBuffer(repeating: 9, count: 4 * 1024 * 1024))
+        let rpc = SDLRPCMessage(
+            rpcType: .response, functionID: 32, correlationID: 3,
+            parameters: ["success": true], bulkData: ByteBuffer(repeating: 9, count: 4 * 1024 * 1024))
         var payload = ByteBuffer()
         payload.writeSDLRPCMessage(rpc)
         let message = SDLMessage(version: 5, serviceType: .bulkData, sessionID: 1, messageID: 41, payload: payload)

@@ -35,7 +35,8 @@ struct SessionSupervisorTests {
     @Test("Backoff grows per failure and starts again after a registration; a refused registration closes")
     func decisions() {
         var supervisor = SDLSessionSupervisor(backoff: SDLBackoff(jitter: 0))
-        guard case .retry(let first, let detail) = supervisor.connectionEnded(SDLClientError(.connectFailed, "refused"), latestHashID: nil) else {
+        guard case .retry(let first, let detail) = supervisor.connectionEnded(SDLClientError(.connectFailed, "refused"), latestHashID: nil)
+        else {
             Issue.record("a failed connect is retried")
             return
         }

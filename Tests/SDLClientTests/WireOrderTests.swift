@@ -16,7 +16,9 @@ struct WireOrderTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let (ports, portContinuation) = AsyncStream<Int>.makeStream()
                 group.addTask {
-                    try await tap.run(upstreamPort: unitPort) { portContinuation.yield($0); portContinuation.finish() }
+                    try await tap.run(upstreamPort: unitPort) {
+                        portContinuation.yield($0); portContinuation.finish()
+                    }
                 }
                 var portIterator = ports.makeAsyncIterator()
                 let port = try #require(await portIterator.next())

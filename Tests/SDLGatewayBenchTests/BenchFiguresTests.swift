@@ -37,8 +37,14 @@ struct BenchFiguresTests {
     @Test("Ratios are taken within each round; the report's JSON holds them and says what was not measured and why")
     func report() {
         var report = BenchReport(rounds: 2, samples: 3, rate: 80, headUnit: "simulator")
-        report.add(["raw": LatencySample([.milliseconds(1)]), "rest": LatencySample([.milliseconds(2)]), "ws": LatencySample([.microseconds(1500)]), "health": LatencySample([.milliseconds(1)])])
-        report.add(["raw": LatencySample([.milliseconds(2)]), "rest": LatencySample([.milliseconds(3)]), "ws": LatencySample([.milliseconds(2)]), "health": LatencySample([.milliseconds(1)])])
+        report.add([
+            "raw": LatencySample([.milliseconds(1)]), "rest": LatencySample([.milliseconds(2)]), "ws": LatencySample([.microseconds(1500)]),
+            "health": LatencySample([.milliseconds(1)]),
+        ])
+        report.add([
+            "raw": LatencySample([.milliseconds(2)]), "rest": LatencySample([.milliseconds(3)]), "ws": LatencySample([.milliseconds(2)]),
+            "health": LatencySample([.milliseconds(1)]),
+        ])
         #expect(report.restOverRaw == [2, 1.5])
         #expect(report.wsOverRaw == [1.5, 1])
         report.addThroughput(["raw": 1000, "rest": 800, "health": 4000])
@@ -58,7 +64,8 @@ struct BenchFiguresTests {
 
     @Test("Fan-out figures: the delivered fraction and CPU per 1,000 events; the odometer read from an event")
     func fanOut() {
-        let figures = FanOutScenario.Figures(clients: 100, sent: 50, delivered: 4990, latency: LatencySample(milliseconds: [1, 2, 3]), gatewayCPUSeconds: 0.499)
+        let figures = FanOutScenario.Figures(
+            clients: 100, sent: 50, delivered: 4990, latency: LatencySample(milliseconds: [1, 2, 3]), gatewayCPUSeconds: 0.499)
         #expect(figures.deliveredFraction == 0.998)
         #expect(abs(figures.cpuPerThousand - 0.1) < 1e-9)
         #expect(FanOutReceiver.odometer(ByteBuffer(string: #"{"seq":4,"type":"vehicleData","data":{"odometer":1000123}}"#)) == 1_000_123)
@@ -101,7 +108,8 @@ struct BenchFiguresTests {
     /// A fan-out client of `/v1/apps/a/events` on an embedded channel, connected (its upgrade written).
     static func connectedReceiver(firstValue: Int, stopValue: Int) throws -> (EmbeddedChannel, FanOutReceiver) {
         let channel = EmbeddedChannel()
-        let receiver = FanOutReceiver(host: "127.0.0.1", path: "/v1/apps/a/events", firstValue: firstValue, stopValue: stopValue, eventLoop: channel.eventLoop)
+        let receiver = FanOutReceiver(
+            host: "127.0.0.1", path: "/v1/apps/a/events", firstValue: firstValue, stopValue: stopValue, eventLoop: channel.eventLoop)
         try channel.pipeline.syncOperations.addHandler(receiver)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         return (channel, receiver)

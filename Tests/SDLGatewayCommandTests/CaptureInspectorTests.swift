@@ -9,11 +9,16 @@ import Testing
 /// interleave with the other direction's, a new connection starts both afresh.
 @Suite("inspect of capture files")
 struct CaptureInspectorTests {
-    static func rpc(_ type: SDLRPCType, _ functionID: UInt32, correlationID: UInt32, messageID: UInt32, _ parameters: SDLJSON) -> ByteBuffer {
+    static func rpc(_ type: SDLRPCType, _ functionID: UInt32, correlationID: UInt32, messageID: UInt32, _ parameters: SDLJSON) -> ByteBuffer
+    {
         var payload = ByteBuffer()
-        payload.writeSDLRPCMessage(SDLRPCMessage(rpcType: type, functionID: functionID, correlationID: correlationID, parameters: parameters))
+        payload.writeSDLRPCMessage(
+            SDLRPCMessage(rpcType: type, functionID: functionID, correlationID: correlationID, parameters: parameters))
         var frame = ByteBuffer()
-        frame.writeSDLFrame(SDLFrame(header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0, messageID: messageID), payload: payload))
+        frame.writeSDLFrame(
+            SDLFrame(
+                header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0, messageID: messageID),
+                payload: payload))
         return frame
     }
 
@@ -36,8 +41,11 @@ struct CaptureInspectorTests {
             SDLCaptureRecord(kind: .opened, offsetMicroseconds: 0, text: "tcp://h:1"),
             SDLCaptureRecord(kind: .appToHeadUnit, offsetMicroseconds: 1000, payload: show.getSlice(at: 0, length: 5)!),
             SDLCaptureRecord(kind: .headUnitToApp, offsetMicroseconds: 1500, payload: response.getSlice(at: 0, length: 13)!),
-            SDLCaptureRecord(kind: .appToHeadUnit, offsetMicroseconds: 2000, payload: show.getSlice(at: 5, length: show.readableBytes - 5)!),
-            SDLCaptureRecord(kind: .headUnitToApp, offsetMicroseconds: 2_506_000, payload: response.getSlice(at: 13, length: response.readableBytes - 13)!),
+            SDLCaptureRecord(
+                kind: .appToHeadUnit, offsetMicroseconds: 2000, payload: show.getSlice(at: 5, length: show.readableBytes - 5)!),
+            SDLCaptureRecord(
+                kind: .headUnitToApp, offsetMicroseconds: 2_506_000,
+                payload: response.getSlice(at: 13, length: response.readableBytes - 13)!),
             SDLCaptureRecord(kind: .closed, offsetMicroseconds: 3_000_000, text: "the session ended"),
         ])
         #expect(errors == 0)
@@ -62,7 +70,11 @@ struct CaptureInspectorTests {
             SDLCaptureRecord(kind: .lost, offsetMicroseconds: 20, text: "linkLost"),
             SDLCaptureRecord(kind: .opened, offsetMicroseconds: 30, text: "tcp://h:1"),
             SDLCaptureRecord(kind: .appToHeadUnit, offsetMicroseconds: 40, payload: show),
-            SDLCaptureRecord(kind: .dropped, offsetMicroseconds: 50, payload: { var b = ByteBuffer(); b.writeInteger(UInt32(4)); return b }()),
+            SDLCaptureRecord(
+                kind: .dropped, offsetMicroseconds: 50,
+                payload: {
+                    var b = ByteBuffer(); b.writeInteger(UInt32(4)); return b
+                }()),
             SDLCaptureRecord(kind: .appToHeadUnit, offsetMicroseconds: 60, payload: show.getSlice(at: 3, length: 10)!),
         ])
         #expect(lines.map { $0["record"]?.stringValue } == ["header", "opened", "error", "lost", "opened", "frame", "dropped"])

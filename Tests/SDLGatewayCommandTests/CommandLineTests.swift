@@ -25,7 +25,9 @@ struct CommandLineTests {
         let (status, errors, _) = try ServeEndToEndTests.runToExit(["sevre", "--simulate"])
         #expect(status == 64)
         #expect(errors.contains("'sevre' is not a command of sdl-gateway (did you mean serve?)"), "\(errors)")
-        #expect(SDLGatewayCommand.unknownCommand(in: ["zzzzzz"])?.message.contains("the commands are serve, simulate, hmi, inspect, health") == true)
+        #expect(
+            SDLGatewayCommand.unknownCommand(in: ["zzzzzz"])?.message.contains("the commands are serve, simulate, hmi, inspect, health")
+                == true)
         #expect(SDLGatewayCommand.unknownCommand(in: ["serve", "--simulate"]) == nil)
         #expect(SDLGatewayCommand.unknownCommand(in: ["--help"]) == nil)
         #expect(SDLGatewayCommand.unknownCommand(in: ["help", "serve"]) == nil)

@@ -26,7 +26,8 @@ struct HMIEndToEndTests {
             func next() async throws -> HMIMessage { try await core.next() }
             func send(_ message: HMIMessage) async throws { try await core.send(message) }
             #expect(components == HeadlessHMI.components)
-            try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio"]]))
+            try await send(
+                .notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio"]]))
             guard case .request(let activation, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
             try await send(.response(id: activation, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
 
@@ -37,9 +38,13 @@ struct HMIEndToEndTests {
 
             let pressed = try await Self.send(.POST, "\(control)/buttons/OK/press", json: ["appID": 7])
             #expect(pressed.status == 200)
-            #expect(try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONDOWN", "appID": 7]))
-            #expect(try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONUP", "appID": 7]))
-            #expect(try await next() == .notification(method: "Buttons.OnButtonPress", params: ["name": "OK", "mode": "SHORT", "appID": 7]))
+            #expect(
+                try await next()
+                    == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONDOWN", "appID": 7]))
+            #expect(
+                try await next() == .notification(method: "Buttons.OnButtonEvent", params: ["name": "OK", "mode": "BUTTONUP", "appID": 7]))
+            #expect(
+                try await next() == .notification(method: "Buttons.OnButtonPress", params: ["name": "OK", "mode": "SHORT", "appID": 7]))
 
             let command = try await Self.send(.POST, "\(control)/apps/7/commands/12", json: ["triggerSource": "VR"])
             #expect(command.status == 200)
@@ -103,7 +108,9 @@ struct HMIEndToEndTests {
         #expect(misspelt.status != 0 && misspelt.errors.contains("SDL_HMI_COR"), "\(misspelt.errors)")
     }
 
-    @Test("serve --hmi: the headless HMI runs in-process, its control API at /v1/hmi behind the gateway's tokens (none 401, read 403 to act, control acts)")
+    @Test(
+        "serve --hmi: the headless HMI runs in-process, its control API at /v1/hmi behind the gateway's tokens (none 401, read 403 to act, control acts)"
+    )
     func serveWithHMI() async throws {
         try ServeEndToEndTests.requireExecutable()
         let fake = try await FakeCoreHMI.bind()
@@ -120,7 +127,10 @@ struct HMIEndToEndTests {
         try await fake.serveOne { core, _ in
             func next() async throws -> HMIMessage { try await core.next() }
             func send(_ message: HMIMessage) async throws { try await core.send(message) }
-            try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio", "policyAppID": "radio-1"]]))
+            try await send(
+                .notification(
+                    method: "BasicCommunication.OnAppRegistered",
+                    params: ["application": ["appID": 7, "appName": "Radio", "policyAppID": "radio-1"]]))
             // serve --hmi activates new apps, as serve --simulate does.
             guard case .request(_, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
 
@@ -134,7 +144,9 @@ struct HMIEndToEndTests {
             let acts = try await Self.send(.PUT, "\(base)/driver-distraction", json: ["state": "DD_ON"], token: "control-token-1")
             #expect(acts.status == 200)
             var seen = false
-            for _ in 0..<50 where !seen { seen = try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"]) }
+            for _ in 0..<50 where !seen {
+                seen = try await next() == .notification(method: "UI.OnDriverDistraction", params: ["state": "DD_ON"])
+            }
             #expect(seen)
             #expect(try await Self.send(.GET, "\(base)/apps/nobody", token: "control-token-1").status == 404)
         }
@@ -160,14 +172,18 @@ struct HMIEndToEndTests {
             if data.isEmpty { break }
             printed += String(decoding: data, as: UTF8.self)
         }
-        guard let range = printed.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), expecting.map(printed.contains) ?? true else {
+        guard let range = printed.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
+            expecting.map(printed.contains) ?? true
+        else {
             process.terminate()
             throw ServeEndToEndTests.ServeError(output: printed)
         }
         return (process, String(printed[range]))
     }
 
-    static func send(_ method: HTTPMethod, _ url: String, json: SDLJSON? = nil, token: String? = nil) async throws -> (status: Int, body: SDLJSON?) {
+    static func send(
+        _ method: HTTPMethod, _ url: String, json: SDLJSON? = nil, token: String? = nil
+    ) async throws -> (status: Int, body: SDLJSON?) {
         guard let token else { return try await ServeEndToEndTests.send(method, url, json: json) }
         var request = HTTPClientRequest(url: url)
         request.method = method

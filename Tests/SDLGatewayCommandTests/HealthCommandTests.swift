@@ -39,7 +39,9 @@ struct HealthCommandTests {
         var free: Int?
         for _ in 0..<50 where free == nil {
             let candidate = Int.random(in: 20_000..<30_000)
-            if let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: candidate).get() {
+            if let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(
+                host: "127.0.0.1", port: candidate
+            ).get() {
                 try await channel.close()
                 free = candidate
             }

@@ -25,10 +25,13 @@ struct JSONLogHandlerTests {
         let lines = Lines()
         var logger = Logger(label: "sdl-gateway") { _ in Self.handler(lines) }
         logger[metadataKey: "gateway.app"] = "radio"
-        logger.info("app registered", metadata: ["sdl.core": "tcp://core:12345", "attempt": Logger.MetadataValue.stringConvertible(2)], source: "Gateway")
-        #expect(lines.all == [
-            #"{"time":"2026-11-25T02:30:00.123Z","level":"info","label":"sdl-gateway","source":"Gateway","message":"app registered","metadata":{"attempt":"2","gateway.app":"radio","sdl.core":"tcp://core:12345"}}"#
-        ])
+        logger.info(
+            "app registered", metadata: ["sdl.core": "tcp://core:12345", "attempt": Logger.MetadataValue.stringConvertible(2)],
+            source: "Gateway")
+        #expect(
+            lines.all == [
+                #"{"time":"2026-11-25T02:30:00.123Z","level":"info","label":"sdl-gateway","source":"Gateway","message":"app registered","metadata":{"attempt":"2","gateway.app":"radio","sdl.core":"tcp://core:12345"}}"#
+            ])
     }
 
     @Test("Quotes, backslashes, newlines and control characters are escaped; non-ASCII stays as it is")
@@ -36,7 +39,10 @@ struct JSONLogHandlerTests {
         let line = JSONLogHandler.line(
             time: 0, level: .warning, label: "a\"b", source: "x\\y", message: "line 1\nline 2\t\u{01}\r ü 🚗", metadata: [:]
         )
-        #expect(line == #"{"time":"1970-01-01T00:00:00.000Z","level":"warning","label":"a\"b","source":"x\\y","message":"line 1\nline 2\t\u0001\r ü 🚗"}"#)
+        #expect(
+            line
+                == #"{"time":"1970-01-01T00:00:00.000Z","level":"warning","label":"a\"b","source":"x\\y","message":"line 1\nline 2\t\u0001\r ü 🚗"}"#
+        )
     }
 
     @Test("Arrays and dictionaries nest; the call's metadata wins over the provider's, which wins over the logger's; no metadata, no key")
@@ -49,10 +55,11 @@ struct JSONLogHandlerTests {
         logger.error("failed", metadata: ["who": "call", "list": .array(["a", .dictionary(["k": "v"])])], source: "Gateway")
         let plain = Logger(label: "sdl-gateway") { _ in Self.handler(lines) }
         plain.notice("quiet", source: "Gateway")
-        #expect(lines.all == [
-            #"{"time":"2026-11-25T02:30:00.123Z","level":"error","label":"sdl-gateway","source":"Gateway","message":"failed","metadata":{"kept":"yes","list":["a",{"k":"v"}],"request":"r-1","who":"call"}}"#,
-            #"{"time":"2026-11-25T02:30:00.123Z","level":"notice","label":"sdl-gateway","source":"Gateway","message":"quiet"}"#,
-        ])
+        #expect(
+            lines.all == [
+                #"{"time":"2026-11-25T02:30:00.123Z","level":"error","label":"sdl-gateway","source":"Gateway","message":"failed","metadata":{"kept":"yes","list":["a",{"k":"v"}],"request":"r-1","who":"call"}}"#,
+                #"{"time":"2026-11-25T02:30:00.123Z","level":"notice","label":"sdl-gateway","source":"Gateway","message":"quiet"}"#,
+            ])
     }
 
     @Test("The level is the logger's: below it nothing is written")

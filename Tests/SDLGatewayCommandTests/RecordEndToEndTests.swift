@@ -45,7 +45,8 @@ struct RecordEndToEndTests {
         let server = try ServeEndToEndTests.Server.start(["--record", captures.path])
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
-        let created = try await ServeEndToEndTests.send(.POST, "\(base)/v1/apps", json: ["id": "demo.1", "appName": "Demo", "appID": "demo-app"])
+        let created = try await ServeEndToEndTests.send(
+            .POST, "\(base)/v1/apps", json: ["id": "demo.1", "appName": "Demo", "appID": "demo-app"])
         #expect(created.status == 201)
         let shown = try await ServeEndToEndTests.send(.POST, "\(base)/v1/apps/demo.1/rpc/Show", json: ["mainField1": "Recorded"])
         #expect(shown.status == 200)
@@ -68,7 +69,10 @@ struct RecordEndToEndTests {
             #expect(header["headUnit"]?.stringValue?.hasPrefix("tcp://127.0.0.1:") == true)
 
             func find(_ function: String, _ rpcType: String, _ direction: String) -> SDLJSON? {
-                lines.first { $0["function"]?.stringValue == function && $0["rpcType"]?.stringValue == rpcType && $0["direction"]?.stringValue == direction }
+                lines.first {
+                    $0["function"]?.stringValue == function && $0["rpcType"]?.stringValue == rpcType
+                        && $0["direction"]?.stringValue == direction
+                }
             }
             let register = try #require(find("RegisterAppInterface", "request", "appToHeadUnit"))
             #expect(register["json"]?["appID"] == "demo-app")
@@ -87,7 +91,9 @@ struct RecordEndToEndTests {
             #expect(offsets == offsets.sorted() && Set(offsets).count == 4, "\(offsets)")
             let times = [register, registered, show, showResponse].compactMap { $0["time"]?.stringValue }
             #expect(times == times.sorted())
-            #expect(times.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil }, "\(times)")
+            #expect(
+                times.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil },
+                "\(times)")
             // The connection opened first and closed cleanly at the end (the delete).
             let records = lines.compactMap { $0["record"]?.stringValue }.filter { $0 != "frame" }
             #expect(records == ["header", "opened", "closed"])
@@ -113,7 +119,8 @@ struct RecordEndToEndTests {
         let base = server.baseURL
         for _ in 1...2 {
             _ = try await ServeEndToEndTests.send(.DELETE, "\(base)/v1/apps/radio")
-            let created = try await ServeEndToEndTests.send(.POST, "\(base)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-1"])
+            let created = try await ServeEndToEndTests.send(
+                .POST, "\(base)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-1"])
             #expect(created.status == 201)
         }
         server.process.interrupt()
@@ -137,9 +144,11 @@ struct RecordEndToEndTests {
         let server = try ServeEndToEndTests.Server.start(["--record", scratch.path])
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
-        let created = try await ServeEndToEndTests.send(.POST, "\(base)/v1/apps", json: ["id": "demo", "appName": "Demo", "appID": "demo-app"])
+        let created = try await ServeEndToEndTests.send(
+            .POST, "\(base)/v1/apps", json: ["id": "demo", "appName": "Demo", "appID": "demo-app"])
         #expect(created.status == 201)
-        let fault = try await ServeEndToEndTests.send(.POST, "\(base)/v1/simulator/faults", json: ["function": "Show", "malformedFrame": true])
+        let fault = try await ServeEndToEndTests.send(
+            .POST, "\(base)/v1/simulator/faults", json: ["function": "Show", "malformedFrame": true])
         #expect(fault.status < 300)
         let shown = try await ServeEndToEndTests.send(.POST, "\(base)/v1/apps/demo/rpc/Show", json: ["mainField1": "Broken"])
         #expect(shown.status >= 500)
@@ -203,7 +212,9 @@ struct RecordEndToEndTests {
         #expect(whole.status == 0)
         #expect(whole.output.contains(#""controlFrame":"Heartbeat""#))
 
-        let truncated = try ServeEndToEndTests.runToExit(["inspect", try write("cut.sdlcap", file.getSlice(at: 0, length: file.readableBytes - 3)!)])
+        let truncated = try ServeEndToEndTests.runToExit([
+            "inspect", try write("cut.sdlcap", file.getSlice(at: 0, length: file.readableBytes - 3)!),
+        ])
         #expect(truncated.status == 2)
         #expect(truncated.errors.contains("malformed capture file") && truncated.errors.contains("captureTruncated"), "\(truncated.errors)")
         #expect(truncated.output.contains(#""record":"header""#), "the lines before the cut are printed")
@@ -218,7 +229,8 @@ struct RecordEndToEndTests {
         // Well-formed capture, malformed SDL bytes inside: an error line, exit 2.
         var garbage = ByteBuffer()
         garbage.writeSDLCaptureHeader(SDLCaptureHeader(app: "demo", sdlAppID: "demo-app", headUnit: "tcp://h:1", startMicroseconds: 0))
-        garbage.writeSDLCaptureRecord(SDLCaptureRecord(kind: .headUnitToApp, offsetMicroseconds: 1, payload: ByteBuffer(bytes: [0xF7, 0, 0, 0, 0, 0, 0, 0])))
+        garbage.writeSDLCaptureRecord(
+            SDLCaptureRecord(kind: .headUnitToApp, offsetMicroseconds: 1, payload: ByteBuffer(bytes: [0xF7, 0, 0, 0, 0, 0, 0, 0])))
         let bad = try ServeEndToEndTests.runToExit(["inspect", try write("garbage.sdlcap", garbage)])
         #expect(bad.status == 2)
         #expect(bad.output.contains(#""record":"error""#) && bad.output.contains(#""direction":"headUnitToApp""#), "\(bad.output)")
@@ -238,7 +250,9 @@ struct RecordEndToEndTests {
         let notDirectory = try ServeEndToEndTests.runToExit(["serve", "--listen", "127.0.0.1:0", "--record", file.path])
         #expect(notDirectory.status != 0)
         #expect(notDirectory.errors.contains("is not a directory"), "\(notDirectory.errors)")
-        let inside = try ServeEndToEndTests.runToExit(["serve", "--listen", "127.0.0.1:0", "--record", file.appendingPathComponent("sub").path])
+        let inside = try ServeEndToEndTests.runToExit([
+            "serve", "--listen", "127.0.0.1:0", "--record", file.appendingPathComponent("sub").path,
+        ])
         #expect(inside.status != 0)
         #expect(inside.errors.contains("cannot create the directory"), "\(inside.errors)")
     }

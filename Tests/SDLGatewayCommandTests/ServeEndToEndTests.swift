@@ -50,11 +50,15 @@ struct ServeEndToEndTests {
 
     /// Fails the test (never skips it) when the executable was not built beside the tests.
     static func requireExecutable() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build sdl-gateway first (swift build): \(executable.path) is missing")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "build sdl-gateway first (swift build): \(executable.path) is missing")
     }
 
     /// Runs `sdl-gateway ARGUMENTS` to its end: its exit status and what it wrote to stderr.
-    static func runToExit(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, errors: String, output: String) {
+    static func runToExit(
+        _ arguments: [String], environment: [String: String]? = nil
+    ) throws -> (status: Int32, errors: String, output: String) {
         try requireExecutable()
         let process = Process()
         process.executableURL = executable
@@ -76,7 +80,9 @@ struct ServeEndToEndTests {
         var description: String { "sdl-gateway serve did not start: \(output)" }
     }
 
-    static func send(_ method: HTTPMethod, _ url: String, json: SDLJSON? = nil, body: ByteBuffer? = nil) async throws -> (status: Int, body: SDLJSON?) {
+    static func send(
+        _ method: HTTPMethod, _ url: String, json: SDLJSON? = nil, body: ByteBuffer? = nil
+    ) async throws -> (status: Int, body: SDLJSON?) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let json {
@@ -139,7 +145,8 @@ struct ServeEndToEndTests {
         try Self.requireExecutable()
         let server = try Server.start(["--pretty-json"])
         defer { if server.process.isRunning { server.process.terminate() } }
-        let created = try await Self.send(.POST, "\(server.baseURL)/v1/apps", json: ["id": "pretty", "appName": "Pretty", "appID": "pretty-1"])
+        let created = try await Self.send(
+            .POST, "\(server.baseURL)/v1/apps", json: ["id": "pretty", "appName": "Pretty", "appID": "pretty-1"])
         #expect(created.status == 201)
         #expect(created.body?["connection"] == "registered")
         let shown = try await Self.send(.POST, "\(server.baseURL)/v1/apps/pretty/rpc/Show", json: ["mainField1": "Tabs"])
@@ -151,7 +158,8 @@ struct ServeEndToEndTests {
         try Self.requireExecutable()
         let server = try Server.start(["--log-format", "json", "--log-level", "info"])
         defer { if server.process.isRunning { server.process.terminate() } }
-        let created = try await Self.send(.POST, "\(server.baseURL)/v1/apps", json: ["id": "logged", "appName": "Logged", "appID": "logged-1"])
+        let created = try await Self.send(
+            .POST, "\(server.baseURL)/v1/apps", json: ["id": "logged", "appName": "Logged", "appID": "logged-1"])
         #expect(created.status == 201)
         server.process.terminate()  // SIGTERM
         let rest = String(decoding: server.output.readDataToEndOfFile(), as: UTF8.self)
@@ -175,7 +183,9 @@ struct ServeEndToEndTests {
     static func openSockets(of process: Process) -> Int? {
         let directory = "/proc/\(process.processIdentifier)/fd"
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
-        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)"))?.hasPrefix("socket:") == true }.count
+        return entries.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)"))?.hasPrefix("socket:") == true
+        }.count
     }
 
     @Test("Five create/delete cycles of one app id leave no socket behind, then SIGTERM exits within 5 s")
@@ -223,7 +233,9 @@ struct ServeEndToEndTests {
         #expect(errors.contains("without a token"), "\(errors)")
     }
 
-    @Test("A listen address in use stops start-up with a message naming it (it said bind(descriptor:ptr:bytes:)), before the simulator starts")
+    @Test(
+        "A listen address in use stops start-up with a message naming it (it said bind(descriptor:ptr:bytes:)), before the simulator starts"
+    )
     func listenAddressInUse() async throws {
         let holder = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(holder.localAddress?.port)
@@ -283,7 +295,8 @@ struct ServeEndToEndTests {
         // Something listens there, and the gateway's own apps still reach the head unit.
         let probe = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
         try await probe.close()
-        let created = try await Self.send(.POST, "\(server.baseURL)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-app"])
+        let created = try await Self.send(
+            .POST, "\(server.baseURL)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-app"])
         #expect(created.status == 201)
         server.process.terminate()
         server.process.waitUntilExit()

@@ -34,7 +34,8 @@ struct ServeSettingsTests {
 
     @Test("The command line wins over the environment, which wins over the config file; the file declares limits and apps")
     func precedence() throws {
-        let file = try Self.configFile(#"""
+        let file = try Self.configFile(
+            #"""
             {"listen": "127.0.0.1:9000", "core": "tcp://10.0.0.1:12345", "tokens": {"file-token-1": "read"},
              "corsOrigins": ["http://dash.example"], "limits": {"fileSize": 1000, "requestsPerSecond": 0, "idleTimeout": 5},
              "events": {"ringCapacity": 50}, "allowedCores": ["ws://127.0.0.1:2020"],
@@ -59,7 +60,8 @@ struct ServeSettingsTests {
         #expect(fromEnvironment.listen.port == 9100)
         #expect(fromEnvironment.configuration.tokens == ["env-token-1": .control, "env-token-2": .read])
 
-        let fromCommand = try Self.settings(["--config", file, "--listen", "127.0.0.1:9200", "--token", "cli-token-1"], environment: environment)
+        let fromCommand = try Self.settings(
+            ["--config", file, "--listen", "127.0.0.1:9200", "--token", "cli-token-1"], environment: environment)
         #expect(fromCommand.listen.port == 9200)
         #expect(fromCommand.configuration.tokens == ["cli-token-1": .control])
     }
@@ -159,7 +161,9 @@ struct ServeSettingsTests {
         let misspelt = try #require(Self.refusal([], environment: ["SDL_GATEWAY_SIMULATED": "1"]))
         #expect(misspelt.contains("SDL_GATEWAY_SIMULATED") && misspelt.contains("did you mean SDL_GATEWAY_SIMULATE?"), "\(misspelt)")
         let level = try #require(Self.refusal([], environment: ["SDL_GATEWAY_LOG_LEVEL": "verbose"]))
-        #expect(level.contains("SDL_GATEWAY_LOG_LEVEL=verbose") && level.contains("trace, debug, info, notice, warning, error, critical"), "\(level)")
+        #expect(
+            level.contains("SDL_GATEWAY_LOG_LEVEL=verbose") && level.contains("trace, debug, info, notice, warning, error, critical"),
+            "\(level)")
         #expect("\(try Self.settings([], environment: ["SDL_GATEWAY_LOG_LEVEL": "DEBUG"]).logLevel)" == "debug")
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--log-level", "verbose"]) }
     }
@@ -202,14 +206,19 @@ struct ServeSettingsTests {
         #expect(throws: (any Error).self) { try SimulateCommand.parse(["--policy", "closed"]) }
     }
 
-    @Test("serve --simulate takes the simulator's options from the command line, SDL_SIMULATOR_* and the file's \"simulator\" object, in that order")
+    @Test(
+        "serve --simulate takes the simulator's options from the command line, SDL_SIMULATOR_* and the file's \"simulator\" object, in that order"
+    )
     func simulatorOptions() throws {
-        let given = try Self.settings(["--simulate", "--policy", "default", "--trace-speed", "2", "--time-scale", "0.1", "--profile", "p.json", "--trace", "t.json"])
+        let given = try Self.settings([
+            "--simulate", "--policy", "default", "--trace-speed", "2", "--time-scale", "0.1", "--profile", "p.json", "--trace", "t.json",
+        ])
         #expect(given.headUnit == .init(policy: .default, trace: "t.json", traceSpeed: 2, profile: "p.json", timeScale: 0.1))
         let defaults = try Self.settings(["--simulate"])
         #expect(defaults.headUnit == .init(policy: .open, trace: nil, traceSpeed: 1, profile: nil, timeScale: 1))
         #expect(try Self.settings([]).headUnit == nil)
-        let file = try Self.configFile(#"{"simulate": true, "simulator": {"policy": "default", "timeScale": 0.5, "traceSpeed": 4, "profile": "file.json"}}"#)
+        let file = try Self.configFile(
+            #"{"simulate": true, "simulator": {"policy": "default", "timeScale": 0.5, "traceSpeed": 4, "profile": "file.json"}}"#)
         let fromFile = try Self.settings(["--config", file])
         #expect(fromFile.headUnit == .init(policy: .default, trace: nil, traceSpeed: 4, profile: "file.json", timeScale: 0.5))
         let environment = ["SDL_SIMULATOR_POLICY": "open", "SDL_SIMULATOR_TIME_SCALE": "0.25", "SDL_SIMULATOR_PROFILE": "env.json"]
@@ -220,14 +229,17 @@ struct ServeSettingsTests {
         #expect(defaults.headUnit?.resumingTimeout == 3000)
         let resuming = try Self.configFile(#"{"simulate": true, "simulator": {"resumingTimeout": 1500}}"#)
         #expect(try Self.settings(["--config", resuming]).headUnit?.resumingTimeout == 1500)
-        #expect(try Self.settings(["--config", resuming], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "0"]).headUnit?.resumingTimeout == 0)
+        #expect(
+            try Self.settings(["--config", resuming], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "0"]).headUnit?.resumingTimeout == 0)
         #expect(try Self.settings(["--config", resuming, "--resuming-timeout", "250"]).headUnit?.resumingTimeout == 250)
         #expect(defaults.headUnit?.requestLimit == 1000)
         #expect(try Self.settings(["--simulate", "--request-limit", "0"]).headUnit?.requestLimit == 0)
         #expect(try Self.settings(["--simulate"], environment: ["SDL_SIMULATOR_REQUEST_LIMIT": "5000"]).headUnit?.requestLimit == 5000)
     }
 
-    @Test("--file-storage-limit (MiB) from the command line, SDL_SIMULATOR_FILE_STORAGE_LIMIT or \"simulator.fileStorageLimit\" sets the head unit's file storage; 256 MiB by default; 0 is refused")
+    @Test(
+        "--file-storage-limit (MiB) from the command line, SDL_SIMULATOR_FILE_STORAGE_LIMIT or \"simulator.fileStorageLimit\" sets the head unit's file storage; 256 MiB by default; 0 is refused"
+    )
     func fileStorageLimit() throws {
         func bytes(_ settings: ServeSettings) throws -> Int? {
             var configuration = HeadUnitConfiguration()
@@ -239,12 +251,18 @@ struct ServeSettingsTests {
         #expect(try bytes(Self.settings(["--simulate"], environment: ["SDL_SIMULATOR_FILE_STORAGE_LIMIT": "512"])) == 512 * 1024 * 1024)
         let file = try Self.configFile(#"{"simulate": true, "simulator": {"fileStorageLimit": 64}}"#)
         #expect(try bytes(Self.settings(["--config", file])) == 64 * 1024 * 1024)
-        #expect(Self.refusal(["--simulate", "--file-storage-limit", "0"])?.contains("--file-storage-limit (SDL_SIMULATOR_FILE_STORAGE_LIMIT, \"simulator.fileStorageLimit\") must be 1…1048576 MiB") == true)
-        #expect(Self.refusal(["--file-storage-limit", "8"])?.contains("--file-storage-limit is an option of the simulator: add --simulate") == true)
+        #expect(
+            Self.refusal(["--simulate", "--file-storage-limit", "0"])?.contains(
+                "--file-storage-limit (SDL_SIMULATOR_FILE_STORAGE_LIMIT, \"simulator.fileStorageLimit\") must be 1…1048576 MiB") == true)
+        #expect(
+            Self.refusal(["--file-storage-limit", "8"])?.contains("--file-storage-limit is an option of the simulator: add --simulate")
+                == true)
         #expect(try SimulateCommand.parse(["--file-storage-limit", "8"]).headUnit.resolved(environment: [:]).fileStorageLimit == 8)
     }
 
-    @Test("--core-request-limit: the gateway's sessions keep to 90 % of Core's AppTimeScaleMaxRequests; 0 lifts it; --simulate --request-limit sets it")
+    @Test(
+        "--core-request-limit: the gateway's sessions keep to 90 % of Core's AppTimeScaleMaxRequests; 0 lifts it; --simulate --request-limit sets it"
+    )
     func coreRequestLimit() throws {
         func kept(_ settings: ServeSettings) -> Int { settings.configuration.sessions.rateLimits.anyLevel.maximumRequests }
         #expect(kept(try Self.settings([])) == 900)
@@ -285,29 +303,46 @@ struct ServeSettingsTests {
     @Test("Simulator options are refused without the simulator, out of range, misspelt or of the wrong type, naming them")
     func simulatorOptionMistakes() throws {
         #expect(Self.refusal(["--policy", "default"])?.contains("--policy is an option of the simulator: add --simulate") == true)
-        #expect(Self.refusal(["--config", try Self.configFile(#"{"simulator": {"timeScale": 2}}"#)])?.contains("the simulator is off") == true)
+        #expect(
+            Self.refusal(["--config", try Self.configFile(#"{"simulator": {"timeScale": 2}}"#)])?.contains("the simulator is off") == true)
         #expect(Self.refusal(["--simulate", "--time-scale", "0"])?.contains("--time-scale") == true)
         #expect(Self.refusal(["--simulate", "--resuming-timeout", "60001"])?.contains("must be 0…60000 ms") == true)
-        #expect(Self.refusal(["--simulate", "--request-limit", "1000001"])?.contains("--request-limit (SDL_SIMULATOR_REQUEST_LIMIT, \"simulator.requestLimit\") must be 0…1000000 requests per 10 s") == true)
-        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "3s"])?.contains("not a whole number of milliseconds") == true)
-        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_TRACE_SPEED": "fast"])?.contains("SDL_SIMULATOR_TRACE_SPEED=fast is not a number") == true)
-        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_TIMESCALE": "2"])?.contains("did you mean SDL_SIMULATOR_TIME_SCALE?") == true)
+        #expect(
+            Self.refusal(["--simulate", "--request-limit", "1000001"])?.contains(
+                "--request-limit (SDL_SIMULATOR_REQUEST_LIMIT, \"simulator.requestLimit\") must be 0…1000000 requests per 10 s") == true)
+        #expect(
+            Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_RESUMING_TIMEOUT": "3s"])?.contains(
+                "not a whole number of milliseconds") == true)
+        #expect(
+            Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_TRACE_SPEED": "fast"])?.contains(
+                "SDL_SIMULATOR_TRACE_SPEED=fast is not a number") == true)
+        #expect(
+            Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_TIMESCALE": "2"])?.contains("did you mean SDL_SIMULATOR_TIME_SCALE?")
+                == true)
         #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_POLICY": "closed"])?.contains("open, default") == true)
         let misspelt = Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"timescale": 2}}"#)])
-        #expect(misspelt?.contains("\"simulator.timescale\"") == true && misspelt?.contains("did you mean timeScale?") == true, "\(misspelt ?? "")")
+        #expect(
+            misspelt?.contains("\"simulator.timescale\"") == true && misspelt?.contains("did you mean timeScale?") == true,
+            "\(misspelt ?? "")")
         let wrongType = Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"timeScale": "fast"}}"#)])
         #expect(wrongType?.contains("\"simulator.timeScale\" must be a number") == true, "\(wrongType ?? "")")
         let policy = Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"policy": "defualt"}}"#)])
         #expect(policy?.contains("did you mean default?") == true, "\(policy ?? "")")
     }
 
-    @Test("SDL_SIMULATOR_* without --simulate stops start-up; with it, LISTEN and WS_LISTEN place the head unit and simulate's control variables are refused")
+    @Test(
+        "SDL_SIMULATOR_* without --simulate stops start-up; with it, LISTEN and WS_LISTEN place the head unit and simulate's control variables are refused"
+    )
     func simulatorVariables() throws {
         for variable in SimulateCommand.variables {
             let message = Self.refusal([], environment: [variable: "1"])
-            #expect(message?.contains("\(variable) is a setting of the simulator, which is off: add --simulate") == true, "\(message ?? "accepted")")
+            #expect(
+                message?.contains("\(variable) is a setting of the simulator, which is off: add --simulate") == true,
+                "\(message ?? "accepted")")
         }
-        #expect(Self.refusal(["--simulator-listen", "127.0.0.1:5555"])?.contains("--simulator-listen is an option of the simulator: add --simulate") == true)
+        #expect(
+            Self.refusal(["--simulator-listen", "127.0.0.1:5555"])?.contains(
+                "--simulator-listen is an option of the simulator: add --simulate") == true)
 
         #expect(try Self.settings(["--simulate"]).simulatorListen == HostPort(host: "127.0.0.1", port: 0))
         #expect(try Self.settings(["--simulate"]).simulatorWebSocketListen == nil)
@@ -319,13 +354,21 @@ struct ServeSettingsTests {
         #expect(try Self.settings(["--config", file]).simulatorListen.port == 6000)
         #expect(try Self.settings(["--config", file]).simulatorWebSocketListen?.port == 6001)
         #expect(try Self.settings(["--config", file], environment: environment).simulatorListen.port == 5555)
-        #expect(try Self.settings(["--config", file, "--simulator-listen", "127.0.0.1:7000"], environment: environment).simulatorListen.port == 7000)
+        #expect(
+            try Self.settings(["--config", file, "--simulator-listen", "127.0.0.1:7000"], environment: environment).simulatorListen.port
+                == 7000)
         #expect(Self.refusal(["--simulate", "--simulator-listen", "5555"])?.contains("e.g. 127.0.0.1:12345 (got 5555)") == true)
-        #expect(Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"listen": 5555}}"#)])?.contains("\"simulator.listen\" must be a string") == true)
+        #expect(
+            Self.refusal(["--config", try Self.configFile(#"{"simulate": true, "simulator": {"listen": 5555}}"#)])?.contains(
+                "\"simulator.listen\" must be a string") == true)
 
-        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_CONTROL": "127.0.0.1:12346"])?.contains("/v1/simulator on the gateway's own address") == true)
+        #expect(
+            Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_CONTROL": "127.0.0.1:12346"])?.contains(
+                "/v1/simulator on the gateway's own address") == true)
         #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_INSECURE": "1"])?.contains("SDL_GATEWAY_INSECURE") == true)
-        #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "0"])?.contains("always brings new apps to FULL") == true)
+        #expect(
+            Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "0"])?.contains("always brings new apps to FULL")
+                == true)
         #expect(Self.refusal(["--simulate"], environment: ["SDL_SIMULATOR_AUTO_ACTIVATE": "1"]) == nil)
         #expect(Self.refusal(["--listen", "8080"])?.contains("--listen must be host:port, e.g. 127.0.0.1:8080 (got 8080)") == true)
     }
@@ -344,8 +387,11 @@ struct RateLimitSettingTests {
     func rateLimit() throws {
         #expect(try ServeSettingsTests.settings([]).configuration.limits.requestsPerSecond == 1000)
         #expect(try ServeSettingsTests.settings(["--rate-limit", "0"]).configuration.limits.requestsPerSecond == 0)
-        #expect(try ServeSettingsTests.settings([], environment: ["SDL_GATEWAY_RATE_LIMIT": "25"]).configuration.limits.requestsPerSecond == 25)
-        #expect(try ServeSettingsTests.settings(["--rate-limit", "7"], environment: ["SDL_GATEWAY_RATE_LIMIT": "25"]).configuration.limits.requestsPerSecond == 7)
+        #expect(
+            try ServeSettingsTests.settings([], environment: ["SDL_GATEWAY_RATE_LIMIT": "25"]).configuration.limits.requestsPerSecond == 25)
+        #expect(
+            try ServeSettingsTests.settings(["--rate-limit", "7"], environment: ["SDL_GATEWAY_RATE_LIMIT": "25"]).configuration.limits
+                .requestsPerSecond == 7)
         #expect(throws: (any Error).self) { try ServeSettingsTests.settings([], environment: ["SDL_GATEWAY_RATE_LIMIT": "fast"]) }
         #expect(throws: (any Error).self) { try ServeSettingsTests.settings(["--rate-limit", "-1"]) }
     }
@@ -358,17 +404,28 @@ struct RecordSettingTests {
         #expect(try ServeSettingsTests.settings([]).configuration.sessions.recording == nil)
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-record-settings-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
-        let (option, variable, file) = (base.appendingPathComponent("option").path, base.appendingPathComponent("variable").path, base.appendingPathComponent("file").path)
+        let (option, variable, file) = (
+            base.appendingPathComponent("option").path, base.appendingPathComponent("variable").path,
+            base.appendingPathComponent("file").path
+        )
         let config = try ServeSettingsTests.configFile(#"{"record": "\#(file)"}"#)
         #expect(try ServeSettingsTests.settings(["--config", config]).configuration.sessions.recording?.directory == file)
-        #expect(try ServeSettingsTests.settings(["--config", config], environment: ["SDL_GATEWAY_RECORD": variable]).configuration.sessions.recording?.directory == variable)
-        #expect(try ServeSettingsTests.settings(["--config", config, "--record", option], environment: ["SDL_GATEWAY_RECORD": variable]).configuration.sessions.recording?.directory == option)
+        #expect(
+            try ServeSettingsTests.settings(["--config", config], environment: ["SDL_GATEWAY_RECORD": variable]).configuration.sessions
+                .recording?.directory == variable)
+        #expect(
+            try ServeSettingsTests.settings(["--config", config, "--record", option], environment: ["SDL_GATEWAY_RECORD": variable])
+                .configuration.sessions.recording?.directory == option)
         for directory in [option, variable, file] {
             var isDirectory: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue, "\(directory) was created")
+            #expect(
+                FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue,
+                "\(directory) was created")
         }
         #expect(throws: (any Error).self) { try ServeSettingsTests.settings(["--record", ""]) }
-        #expect(throws: (any Error).self) { try ServeSettingsTests.settings(["--config", try ServeSettingsTests.configFile(#"{"record": true}"#)]) }
+        #expect(throws: (any Error).self) {
+            try ServeSettingsTests.settings(["--config", try ServeSettingsTests.configFile(#"{"record": true}"#)])
+        }
         #expect(throws: (any Error).self) { try ServeSettingsTests.settings([], environment: ["SDL_GATEWAY_RECORDS": "x"]) }
     }
 }

@@ -8,7 +8,8 @@ import Testing
 /// server's own shutdown, on SIGTERM and SIGINT alike.
 @Suite("sdl-gateway serve: shutdown closes event WebSockets with 1001", .timeLimit(.minutes(2)))
 struct ShutdownCloseCodeTests {
-    @Test("SIGTERM and SIGINT: an open event WebSocket gets a close frame with 1001, then the process exits 0", arguments: [SIGTERM, SIGINT])
+    @Test(
+        "SIGTERM and SIGINT: an open event WebSocket gets a close frame with 1001, then the process exits 0", arguments: [SIGTERM, SIGINT])
     func goingAway(signal: Int32) async throws {
         try ServeEndToEndTests.requireExecutable()
         let server = try ServeEndToEndTests.Server.start()

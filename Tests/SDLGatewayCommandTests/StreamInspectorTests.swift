@@ -15,16 +15,23 @@ struct StreamInspectorTests {
     /// RegisterAppInterface, a PutFile split into frames, a Heartbeat.
     static func session() -> ByteBuffer {
         var stream = ByteBuffer()
-        stream.writeSDLFrame(SDLControlMessage.startService(.init(protocolVersion: "5.4.0")).makeFrame(version: 5, serviceType: .rpc, sessionID: 0, messageID: 1))
+        stream.writeSDLFrame(
+            SDLControlMessage.startService(.init(protocolVersion: "5.4.0")).makeFrame(
+                version: 5, serviceType: .rpc, sessionID: 0, messageID: 1))
         stream.writeSDLFrame(
             SDLControlMessage.startServiceACK(.init(protocolVersion: "5.4.0", hashID: 65537, mtu: 131_072))
                 .makeFrame(version: 5, serviceType: .rpc, sessionID: 1, messageID: 0)
         )
         var rai = ByteBuffer()
         rai.writeSDLRPCMessage(SDLRPCMessage(rpcType: .request, functionID: 1, correlationID: 1, parameters: ["appName": "Demo"]))
-        stream.writeSDLFrame(SDLFrame(header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0, messageID: 1), payload: rai))
+        stream.writeSDLFrame(
+            SDLFrame(
+                header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0, messageID: 1), payload: rai))
         var put = ByteBuffer()
-        put.writeSDLRPCMessage(SDLRPCMessage(rpcType: .request, functionID: 32, correlationID: 2, parameters: ["syncFileName": "a"], bulkData: ByteBuffer(repeating: 7, count: 95)))
+        put.writeSDLRPCMessage(
+            SDLRPCMessage(
+                rpcType: .request, functionID: 32, correlationID: 2, parameters: ["syncFileName": "a"],
+                bulkData: ByteBuffer(repeating: 7, count: 95)))
         let message = SDLMessage(version: 5, serviceType: .bulkData, sessionID: 1, messageID: 2, payload: put)
         for frame in SDLMessageFragmenter(message: message, maximumPayloadSize: 64) { stream.writeSDLFrame(frame) }
         stream.writeSDLFrame(SDLControlMessage.heartbeat.makeFrame(version: 5, serviceType: .control, sessionID: 1, messageID: 77))
@@ -43,10 +50,11 @@ struct StreamInspectorTests {
     func session() throws {
         let lines = try Self.run([Self.session()])
         #expect(lines.count == 8)
-        #expect(lines[0] == [
-            "version": 5, "encrypted": false, "frameType": "control", "serviceType": 7, "frameInfo": 1, "controlFrame": "StartService",
-            "sessionID": 0, "dataSize": 32, "messageID": 1, "bson": ["protocolVersion": "5.4.0"],
-        ])
+        #expect(
+            lines[0] == [
+                "version": 5, "encrypted": false, "frameType": "control", "serviceType": 7, "frameInfo": 1, "controlFrame": "StartService",
+                "sessionID": 0, "dataSize": 32, "messageID": 1, "bson": ["protocolVersion": "5.4.0"],
+            ])
         #expect(lines[1]["controlFrame"] == "StartServiceACK")
         #expect(lines[1]["bson"] == ["hashId": 65537, "mtu": 131_072, "protocolVersion": "5.4.0"])
         #expect(lines[2]["function"] == "RegisterAppInterface")
@@ -106,7 +114,9 @@ struct StreamInspectorTests {
     @Test("A stream that ends inside a frame or a multi-frame message is malformed")
     func truncated() throws {
         let stream = Self.session()
-        #expect(throws: StreamInspector.InspectionError.self) { _ = try Self.run([stream.getSlice(at: 0, length: stream.readableBytes - 1)!]) }
+        #expect(throws: StreamInspector.InspectionError.self) {
+            _ = try Self.run([stream.getSlice(at: 0, length: stream.readableBytes - 1)!])
+        }
         // Cut after the PutFile's first consecutive frame.
         let lines = try Self.run([Self.session()])
         let cut = lines[0...4].reduce(0) { total, line in total + (line["version"] == 1 ? 8 : 12) + Int(line["dataSize"]!.intValue!) }
@@ -122,7 +132,8 @@ struct StreamInspectorTests {
         var stream = ByteBuffer()
         var payload = ByteBuffer()
         payload.writeSDLRPCMessageV1(SDLRPCMessageV1(rpcType: .request, name: "Show", correlationID: 3, parameters: ["mainField1": "hi"]))
-        stream.writeSDLFrame(SDLFrame(header: .init(version: 1, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0), payload: payload))
+        stream.writeSDLFrame(
+            SDLFrame(header: .init(version: 1, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0), payload: payload))
         let lines = try Self.run([stream])
         #expect(lines[0]["functionID"] == 13)
         #expect(lines[0]["function"] == "Show")

@@ -12,7 +12,8 @@ struct TravelTests {
     typealias E = ServeEndToEndTests
 
     /// `Sources/Gateway/Resources` of this repository.
-    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Gateway/Resources")
 
     /// A new empty folder holding only a copy of the executable.
@@ -49,7 +50,9 @@ struct TravelTests {
         return (Int(response.status.code), Data(bytes.readableBytesView))
     }
 
-    @Test("The executable names no resource bundle (SwiftPM's bundle accessor falls back to the build folder, which hides a missing bundle on the machine that built it)")
+    @Test(
+        "The executable names no resource bundle (SwiftPM's bundle accessor falls back to the build folder, which hides a missing bundle on the machine that built it)"
+    )
     func namesNoBundle() throws {
         try E.requireExecutable()
         let binary = try Data(contentsOf: E.executable)
@@ -61,7 +64,8 @@ struct TravelTests {
         try E.requireExecutable()
         let folder = try Self.copyAlone()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (process, text) = try Self.start(folder, ["serve", "--simulate", "--listen", "127.0.0.1:0", "--log-level", "warning"], until: "sdl-gateway on http://")
+        let (process, text) = try Self.start(
+            folder, ["serve", "--simulate", "--listen", "127.0.0.1:0", "--log-level", "warning"], until: "sdl-gateway on http://")
         defer { if process.isRunning { process.terminate() } }
         let range = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "\(text)")
         let base = String(text[range])
@@ -86,7 +90,9 @@ struct TravelTests {
         try E.requireExecutable()
         let folder = try Self.copyAlone()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (process, text) = try Self.start(folder, ["simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--log-level", "warning"], until: "control API on", "SDL head unit on")
+        let (process, text) = try Self.start(
+            folder, ["simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--log-level", "warning"], until: "control API on",
+            "SDL head unit on")
         defer { if process.isRunning { process.terminate() } }
         #expect(text.contains("SDL head unit on 127.0.0.1:"), "\(text)")
         let range = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "\(text)")

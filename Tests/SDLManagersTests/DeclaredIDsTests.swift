@@ -6,17 +6,25 @@ import Testing
 @Suite("Declared ids")
 struct DeclaredIDsTests {
     static func entry(_ id: String, _ sdlID: Int, children: [SDLMenuEntry] = []) -> SDLMenuEntry {
-        SDLMenuEntry(id: id, title: id.uppercased(), icon: nil, voiceCommands: [], isSubmenu: !children.isEmpty, layout: nil, sdlID: sdlID, children: children)
+        SDLMenuEntry(
+            id: id, title: id.uppercased(), icon: nil, voiceCommands: [], isSubmenu: !children.isEmpty, layout: nil, sdlID: sdlID,
+            children: children)
     }
 
-    @Test("Menu commands at every level and voice commands by cmdID (submenus are not commands); choices and buttons of what is open; the alert's buttons before the screen's")
+    @Test(
+        "Menu commands at every level and voice commands by cmdID (submenus are not commands); choices and buttons of what is open; the alert's buttons before the screen's"
+    )
     func numbers() {
         let menu = SDLMenuState(
             entries: [Self.entry("a", 1), Self.entry("b", 2, children: [Self.entry("b1", 3), Self.entry("b2", 4)])], layout: nil,
-            voiceCommands: [SDLVoiceCommandEntry(command: SDLVoiceCommand(id: "home", voiceCommands: ["go home"]), cmdID: 5),
-                            SDLVoiceCommandEntry(command: SDLVoiceCommand(id: "a", voiceCommands: ["ay"]), cmdID: 6)]
+            voiceCommands: [
+                SDLVoiceCommandEntry(command: SDLVoiceCommand(id: "home", voiceCommands: ["go home"]), cmdID: 5),
+                SDLVoiceCommandEntry(command: SDLVoiceCommand(id: "a", voiceCommands: ["ay"]), cmdID: 6),
+            ]
         )
-        let screen = SDLScreenState(fields: [:], template: nil, softButtons: [1: SDLSoftButtonReference(id: "play", state: "play"), 2: SDLSoftButtonReference(id: "ok", state: "ok")])
+        let screen = SDLScreenState(
+            fields: [:], template: nil,
+            softButtons: [1: SDLSoftButtonReference(id: "play", state: "play"), 2: SDLSoftButtonReference(id: "ok", state: "ok")])
         let declared = SDLDeclaredIDs(
             menu: menu, screen: screen, interaction: SDLPendingInteraction(cancelID: 1, choices: [101: "fm1", 102: "fm2"]),
             alert: SDLPendingAlert(functionName: "Alert", cancelID: 2, buttons: [32768: "ok"])

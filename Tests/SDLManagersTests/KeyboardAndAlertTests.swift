@@ -10,10 +10,11 @@ struct KeyboardAndAlertTests {
         let keyboard = SDLKeyboard(layout: "QWERTY", keypressMode: "RESEND_CURRENT_ENTRY", autoComplete: ["Paris", "Perth"])
         let first = try manager.plan(SDLInteraction(title: "City", keyboard: keyboard, timeout: 30))
         manager.accept(first)
-        #expect(first.plan.steps.map(\.description) == [
-            #"SetGlobalProperties {"keyboardProperties":{"autoCompleteList":["Paris","Perth"],"keyboardLayout":"QWERTY","keypressMode":"RESEND_CURRENT_ENTRY"}}"#,
-            #"PerformInteraction {"cancelID":1,"initialText":"City","interactionChoiceSetIDList":[],"interactionLayout":"KEYBOARD","interactionMode":"MANUAL_ONLY","timeout":30000}"#,
-        ])
+        #expect(
+            first.plan.steps.map(\.description) == [
+                #"SetGlobalProperties {"keyboardProperties":{"autoCompleteList":["Paris","Perth"],"keyboardLayout":"QWERTY","keypressMode":"RESEND_CURRENT_ENTRY"}}"#,
+                #"PerformInteraction {"cancelID":1,"initialText":"City","interactionChoiceSetIDList":[],"interactionLayout":"KEYBOARD","interactionMode":"MANUAL_ONLY","timeout":30000}"#,
+            ])
         let again = try manager.plan(SDLInteraction(title: "City again", keyboard: keyboard))
         manager.accept(again)
         #expect(again.plan.requests.map(\.functionName) == ["PerformInteraction"])
@@ -21,7 +22,10 @@ struct KeyboardAndAlertTests {
         #expect(changed.plan.requests.map(\.functionName) == ["SetGlobalProperties", "PerformInteraction"])
         // An empty keyboard on a head unit never told anything sends no SetGlobalProperties.
         var fresh = SDLChoiceSetManager()
-        #expect(try fresh.plan(SDLInteraction(title: "Text", keyboard: SDLKeyboard())).plan.requests.map(\.functionName) == ["PerformInteraction"])
+        #expect(
+            try fresh.plan(SDLInteraction(title: "Text", keyboard: SDLKeyboard())).plan.requests.map(\.functionName) == [
+                "PerformInteraction"
+            ])
 
         let answer = try first.pending.answer(["resultCode": "SUCCESS", "manualTextEntry": "Paris", "triggerSource": "KEYBOARD"])
         #expect(answer.json == ["text": "Paris", "trigger": "KEYBOARD", "result": "SUCCESS"])
@@ -53,15 +57,17 @@ struct KeyboardAndAlertTests {
     func alertPlan() throws {
         var manager = SDLAlertManager()
         let alert = SDLAlert(
-            text: ["Low fuel", "", "Find a station?"], speak: "Low fuel", softButtons: [
+            text: ["Low fuel", "", "Find a station?"], speak: "Low fuel",
+            softButtons: [
                 SDLAlert.Button(id: "yes", text: "Yes", image: "pump.png"), SDLAlert.Button(id: "no", text: "No", action: "KEEP_CONTEXT"),
             ], icon: "0x29", duration: 8, playTone: true
         )
         let update = try manager.plan(alert, rpcSpecMajorVersion: 8)
-        #expect(update.plan.steps.map(\.description) == [
-            "ensureFile pump.png",
-            #"Alert {"alertIcon":{"imageType":"STATIC","isTemplate":true,"value":"0x29"},"alertText1":"Low fuel","alertText3":"Find a station?","cancelID":1,"duration":8000,"playTone":true,"softButtons":[{"image":{"imageType":"DYNAMIC","value":"pump.png"},"isHighlighted":false,"softButtonID":32768,"systemAction":"DEFAULT_ACTION","text":"Yes","type":"BOTH"},{"isHighlighted":false,"softButtonID":32769,"systemAction":"KEEP_CONTEXT","text":"No","type":"TEXT"}],"ttsChunks":[{"text":"Low fuel","type":"TEXT"}]}"#,
-        ])
+        #expect(
+            update.plan.steps.map(\.description) == [
+                "ensureFile pump.png",
+                #"Alert {"alertIcon":{"imageType":"STATIC","isTemplate":true,"value":"0x29"},"alertText1":"Low fuel","alertText3":"Find a station?","cancelID":1,"duration":8000,"playTone":true,"softButtons":[{"image":{"imageType":"DYNAMIC","value":"pump.png"},"isHighlighted":false,"softButtonID":32768,"systemAction":"DEFAULT_ACTION","text":"Yes","type":"BOTH"},{"isHighlighted":false,"softButtonID":32769,"systemAction":"KEEP_CONTEXT","text":"No","type":"TEXT"}],"ttsChunks":[{"text":"Low fuel","type":"TEXT"}]}"#,
+            ])
         #expect(update.pending.cancelRequest.description == #"CancelInteraction {"cancelID":1,"functionID":12}"#)
         // The next alert's buttons take the next ids: a late press of "yes" is not the new alert's.
         let next = try manager.plan(SDLAlert(softButtons: [SDLAlert.Button(id: "ok", text: "OK")]), rpcSpecMajorVersion: 8)
@@ -74,9 +80,15 @@ struct KeyboardAndAlertTests {
         let press = { (id: Int64) -> (name: String, parameters: SDLJSON) in
             ("OnButtonPress", ["buttonName": "CUSTOM_BUTTON", "customButtonID": .int(id), "buttonPressMode": "SHORT"])
         }
-        let notifications = [("OnVehicleData", ["speed": 10] as SDLJSON), press(7), press(32771), press(32770)].map { (name: $0.0, parameters: $0.1) }
-        #expect(pending.answer(response: ["resultCode": "SUCCESS"], notifications: notifications) == SDLAlertAnswer(button: "no", result: "SUCCESS"))
-        #expect(pending.answer(response: ["resultCode": "SUCCESS"], notifications: [press(7)]) == SDLAlertAnswer(button: nil, result: "SUCCESS"))
+        let notifications = [("OnVehicleData", ["speed": 10] as SDLJSON), press(7), press(32771), press(32770)].map {
+            (name: $0.0, parameters: $0.1)
+        }
+        #expect(
+            pending.answer(response: ["resultCode": "SUCCESS"], notifications: notifications)
+                == SDLAlertAnswer(button: "no", result: "SUCCESS"))
+        #expect(
+            pending.answer(response: ["resultCode": "SUCCESS"], notifications: [press(7)]) == SDLAlertAnswer(button: nil, result: "SUCCESS")
+        )
         #expect(pending.answer(response: ["resultCode": "ABORTED"], notifications: []) == SDLAlertAnswer(button: nil, result: "ABORTED"))
         #expect(pending.answer(response: ["resultCode": "REJECTED"], notifications: []) == nil)
     }
@@ -98,7 +110,9 @@ struct KeyboardAndAlertTests {
         #expect(path(SDLAlert(text: ["a"], duration: 11)) == "$.duration")
         #expect(path(SDLAlert(text: ["a"], subtle: true), spec: 6) == "$.subtle")
         #expect(path(SDLAlert(text: ["a"], playTone: true, subtle: true)) == "$.playTone")
-        #expect(path(SDLAlert(softButtons: [SDLAlert.Button(id: "a", text: "A"), SDLAlert.Button(id: "a", text: "B")])) == "$.softButtons[1].id")
+        #expect(
+            path(SDLAlert(softButtons: [SDLAlert.Button(id: "a", text: "A"), SDLAlert.Button(id: "a", text: "B")])) == "$.softButtons[1].id"
+        )
         #expect(path(SDLAlert(softButtons: [SDLAlert.Button(id: "a")])) == "$.softButtons[0]")
         #expect(path(SDLAlert(softButtons: [SDLAlert.Button(id: "a", text: "A", action: "CLOSE")])) == "$.softButtons[0].action")
         let five = (1...5).map { SDLAlert.Button(id: "b\($0)", text: "B\($0)") }

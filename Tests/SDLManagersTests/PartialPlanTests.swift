@@ -13,12 +13,13 @@ struct PartialPlanTests {
         var manager = try M.loaded()
         let target = [M.cell("a", "A"), M.cell("d", "D"), M.cell("e", "E")]
         let update = try manager.plan(SDLMenu(cells: target), profile: M.profile, maximumDepth: 3)
-        #expect(update.plan.requests.map(\.description) == [
-            #"DeleteSubMenu {"menuID":2}"#,
-            #"DeleteCommand {"cmdID":5}"#,
-            #"AddCommand {"cmdID":6,"menuParams":{"menuName":"D","position":1}}"#,
-            #"AddCommand {"cmdID":7,"menuParams":{"menuName":"E","position":2}}"#,
-        ])
+        #expect(
+            update.plan.requests.map(\.description) == [
+                #"DeleteSubMenu {"menuID":2}"#,
+                #"DeleteCommand {"cmdID":5}"#,
+                #"AddCommand {"cmdID":6,"menuParams":{"menuName":"D","position":1}}"#,
+                #"AddCommand {"cmdID":7,"menuParams":{"menuName":"E","position":2}}"#,
+            ])
         // The head unit carried out the DeleteSubMenu and refused the DeleteCommand of C.
         manager.accept(update, completed: 1)
         #expect(manager.accepted.entries.map(\.title) == ["A", "C"])
@@ -44,7 +45,8 @@ struct PartialPlanTests {
         manager.accept(update, completed: 2)
         #expect(manager.accepted.entries.first?.children.map(\.title) == ["S1"])
         let retry = try manager.plan(SDLMenu(cells: tree), profile: M.profile, maximumDepth: 3)
-        #expect(retry.plan.requests.map(\.description) == [#"AddCommand {"cmdID":4,"menuParams":{"menuName":"S2","parentID":1,"position":1}}"#])
+        #expect(
+            retry.plan.requests.map(\.description) == [#"AddCommand {"cmdID":4,"menuParams":{"menuName":"S2","parentID":1,"position":1}}"#])
         manager.accept(retry, completed: 1)
         #expect(try manager.plan(SDLMenu(cells: tree), profile: M.profile, maximumDepth: 3).plan.isEmpty)
     }

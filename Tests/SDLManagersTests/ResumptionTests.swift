@@ -18,19 +18,20 @@ struct ResumptionTests {
     func order() throws {
         var managers = SDLManagers()
         let resumption = try managers.resumptionPlan(Self.declared, profile: SDLDisplayProfile(), maximumMenuDepth: 2)
-        #expect(resumption.plan.steps.map(\.description) == [
-            "ensureFile art.png",
-            "ensureFile play.png",
-            "ensureFile gear.png",
-            #"Show {"graphic":{"imageType":"DYNAMIC","value":"art.png"},"mainField1":"Hello","softButtons":[{"image":{"imageType":"DYNAMIC","value":"play.png"},"isHighlighted":false,"softButtonID":1,"systemAction":"DEFAULT_ACTION","text":"Play","type":"BOTH"}],"templateTitle":"Radio"}"#,
-            #"SubscribeButton {"buttonName":"PLAY_PAUSE"}"#,
-            #"SubscribeButton {"buttonName":"SEEKLEFT"}"#,
-            #"SubscribeButton {"buttonName":"SEEKRIGHT"}"#,
-            #"SetMediaClockTimer {"audioStreamingIndicator":"PLAY","startTime":{"hours":0,"minutes":0,"seconds":10},"updateMode":"PAUSE"}"#,
-            #"AddSubMenu {"menuID":1,"menuIcon":{"imageType":"DYNAMIC","value":"gear.png"},"menuName":"Settings","position":0}"#,
-            #"AddCommand {"cmdID":2,"menuParams":{"menuName":"Wi-Fi","parentID":1,"position":0}}"#,
-            #"AddCommand {"cmdID":3,"vrCommands":["home"]}"#,
-        ])
+        #expect(
+            resumption.plan.steps.map(\.description) == [
+                "ensureFile art.png",
+                "ensureFile play.png",
+                "ensureFile gear.png",
+                #"Show {"graphic":{"imageType":"DYNAMIC","value":"art.png"},"mainField1":"Hello","softButtons":[{"image":{"imageType":"DYNAMIC","value":"play.png"},"isHighlighted":false,"softButtonID":1,"systemAction":"DEFAULT_ACTION","text":"Play","type":"BOTH"}],"templateTitle":"Radio"}"#,
+                #"SubscribeButton {"buttonName":"PLAY_PAUSE"}"#,
+                #"SubscribeButton {"buttonName":"SEEKLEFT"}"#,
+                #"SubscribeButton {"buttonName":"SEEKRIGHT"}"#,
+                #"SetMediaClockTimer {"audioStreamingIndicator":"PLAY","startTime":{"hours":0,"minutes":0,"seconds":10},"updateMode":"PAUSE"}"#,
+                #"AddSubMenu {"menuID":1,"menuIcon":{"imageType":"DYNAMIC","value":"gear.png"},"menuName":"Settings","position":0}"#,
+                #"AddCommand {"cmdID":2,"menuParams":{"menuName":"Wi-Fi","parentID":1,"position":0}}"#,
+                #"AddCommand {"cmdID":3,"vrCommands":["home"]}"#,
+            ])
         managers.accept(resumption)
         #expect(try managers.screen.plan(Self.declared.screen!, media: Self.declared.media, profile: SDLDisplayProfile()).plan.isEmpty)
         #expect(try managers.menu.plan(Self.declared.menu!, profile: SDLDisplayProfile(), maximumDepth: 2).plan.isEmpty)
@@ -52,9 +53,10 @@ struct ResumptionTests {
         var managers = SDLManagers()
         managers.accept(try managers.resumptionPlan(Self.declared, profile: SDLDisplayProfile(), maximumMenuDepth: 2))
         let again = try managers.resumptionPlan(Self.declared, profile: SDLDisplayProfile(), maximumMenuDepth: 2, headUnitResumed: true)
-        #expect(again.plan.steps.map(\.description).map { String($0.prefix(while: { $0 != " " })) } == [
-            "ensureFile", "ensureFile", "Show", "SubscribeButton", "SubscribeButton", "SubscribeButton", "SetMediaClockTimer",
-        ])
+        #expect(
+            again.plan.steps.map(\.description).map { String($0.prefix(while: { $0 != " " })) } == [
+                "ensureFile", "ensureFile", "Show", "SubscribeButton", "SubscribeButton", "SubscribeButton", "SetMediaClockTimer",
+            ])
         managers.accept(again)
         // The menu the head unit resumed is still the accepted one: nothing to send for it.
         #expect(try managers.menu.plan(Self.declared.menu!, profile: SDLDisplayProfile(), maximumDepth: 2).plan.isEmpty)

@@ -35,10 +35,11 @@ struct TextFittingTests {
         #expect(update.plan.warnings.isEmpty)
         let long = try manager.plan(SDLScreen(title: "Title", textFields: ["Alpha", "Beta", "Gamma", "Delta"]), profile: profile)
         #expect(long.plan.requests.first?.parameters["mainField1"] == "Alpha - Beta - Gamma - Delta")
-        #expect(long.plan.warnings.map(\.description) == [
-            "$.textFields[0] (mainField1): 28 characters in mainField1, which shows 20; sent whole, the head unit may cut it",
-            "$.title (templateTitle): the display has no templateTitle",
-        ])
+        #expect(
+            long.plan.warnings.map(\.description) == [
+                "$.textFields[0] (mainField1): 28 characters in mainField1, which shows 20; sent whole, the head unit may cut it",
+                "$.title (templateTitle): the display has no templateTitle",
+            ])
     }
 
     @Test("The app libraries' table for two, three and four lines")

@@ -19,7 +19,9 @@ struct ValidationTests {
     static func menuError(_ cells: [SDLMenuCell], maximumDepth: Int = 2, layout: String? = nil) -> SDLManagerError? {
         var manager = SDLMenuManager()
         do {
-            _ = try manager.plan(SDLMenu(cells: cells, layout: layout), profile: SDLDisplayProfile(menuLayoutsAvailable: ["LIST"]), maximumDepth: maximumDepth)
+            _ = try manager.plan(
+                SDLMenu(cells: cells, layout: layout), profile: SDLDisplayProfile(menuLayoutsAvailable: ["LIST"]),
+                maximumDepth: maximumDepth)
             return nil
         } catch {
             return error
@@ -68,22 +70,30 @@ struct ValidationTests {
         #expect(tooDeep?.path == "$.menu[0].children[0].children")
         #expect(Self.menuError(deep, maximumDepth: 3) == nil)
         #expect(Self.menuError([child("a", "A")], layout: "TILES")?.path == "$.layout")
-        let phrases = Self.menuError([SDLMenuCell(id: "a", title: "A", voiceCommands: ["go"]), SDLMenuCell(id: "b", title: "B", voiceCommands: ["go"])])
+        let phrases = Self.menuError([
+            SDLMenuCell(id: "a", title: "A", voiceCommands: ["go"]), SDLMenuCell(id: "b", title: "B", voiceCommands: ["go"]),
+        ])
         #expect(phrases?.path == "$.menu[1].voiceCommands[0]")
     }
 
     @Test("Interactions and voice commands: paths of duplicates and missing voice commands")
     func interactions() {
         var choices = SDLChoiceSetManager()
-        let vr = SDLInteraction(title: "Pick", choices: [SDLChoice(id: "a", text: "A", voiceCommands: ["a"]), SDLChoice(id: "b", text: "B")], mode: .vr)
-        #expect(throws: SDLManagerError(.missingValue, path: "$.choices[1].voiceCommands", "a VR interaction needs voice commands on every choice")) {
+        let vr = SDLInteraction(
+            title: "Pick", choices: [SDLChoice(id: "a", text: "A", voiceCommands: ["a"]), SDLChoice(id: "b", text: "B")], mode: .vr)
+        #expect(
+            throws: SDLManagerError(
+                .missingValue, path: "$.choices[1].voiceCommands", "a VR interaction needs voice commands on every choice")
+        ) {
             try choices.plan(vr)
         }
         let twice = SDLInteraction(title: "Pick", choices: [SDLChoice(id: "a", text: "A"), SDLChoice(id: "b", text: "A")])
         #expect(throws: SDLManagerError(.duplicateName, path: "$.choices[1].text", "text A is used twice")) { try choices.plan(twice) }
         var menu = SDLMenuManager()
         #expect(throws: SDLManagerError(.duplicateID, path: "$[1].id", "id x is used twice")) {
-            try menu.plan(voiceCommands: [SDLVoiceCommand(id: "x", voiceCommands: ["one"]), SDLVoiceCommand(id: "x", voiceCommands: ["two"])])
+            try menu.plan(voiceCommands: [
+                SDLVoiceCommand(id: "x", voiceCommands: ["one"]), SDLVoiceCommand(id: "x", voiceCommands: ["two"]),
+            ])
         }
     }
 }

@@ -197,13 +197,17 @@ struct BSONTests {
     @Test("The terminating 0x00 must be exactly where the length says")
     func terminatorPosition() {
         // 0x00 at offset 4 but the length claims 10 bytes.
-        #expect(bsonError(hex: "0a 00 00 00 00 00 00 00 00 00") == SDLProtocolError(
-            .bsonInvalidLength, "document ends with 0x00 before its declared length", offset: 4))
+        #expect(
+            bsonError(hex: "0a 00 00 00 00 00 00 00 00 00")
+                == SDLProtocolError(
+                    .bsonInvalidLength, "document ends with 0x00 before its declared length", offset: 4))
         // The last byte is not 0x00.
         #expect(bsonError(hex: "05 00 00 00 01")?.code == .bsonInvalidLength)
         // An int32 that runs over the terminator.
-        #expect(bsonError(hex: "0b 00 00 00 10 61 00 01 00 00 00") == SDLProtocolError(
-            .bsonInvalidLength, "int32 value overruns the document", offset: 7))
+        #expect(
+            bsonError(hex: "0b 00 00 00 10 61 00 01 00 00 00")
+                == SDLProtocolError(
+                    .bsonInvalidLength, "int32 value overruns the document", offset: 7))
     }
 
     @Test("String lengths that are zero, negative, huge, or without their NUL")
@@ -212,14 +216,18 @@ struct BSONTests {
         #expect(bsonError(hex: "0e 00 00 00 02 73 00 ff ff ff ff 00 00 00")?.code == .bsonInvalidLength)
         #expect(bsonError(hex: "0e 00 00 00 02 73 00 ff ff ff 7f 00 00 00")?.offset == 7)
         // Length 3 covers "ab" but the third byte is 'c', not NUL.
-        #expect(bsonError(hex: "0f 00 00 00 02 73 00 03 00 00 00 61 62 63 00") == SDLProtocolError(
-            .bsonInvalidString, "string is not terminated by 0x00", offset: 13))
+        #expect(
+            bsonError(hex: "0f 00 00 00 02 73 00 03 00 00 00 61 62 63 00")
+                == SDLProtocolError(
+                    .bsonInvalidString, "string is not terminated by 0x00", offset: 13))
         // Invalid UTF-8 in a value, then in a key.
         #expect(bsonError(hex: "0e 00 00 00 02 73 00 02 00 00 00 ff 00 00")?.code == .bsonInvalidString)
         #expect(bsonError(hex: "0c 00 00 00 10 ff 00 01 00 00 00 00")?.code == .bsonInvalidString)
         // A key not terminated inside the document.
-        #expect(bsonError(hex: "08 00 00 00 10 61 62 00") == SDLProtocolError(
-            .bsonInvalidString, "key is not terminated inside the document", offset: 5))
+        #expect(
+            bsonError(hex: "08 00 00 00 10 61 62 00")
+                == SDLProtocolError(
+                    .bsonInvalidString, "key is not terminated inside the document", offset: 5))
         // NUL inside a string value is allowed by the length prefix.
         var buffer = ByteBuffer(hex: "0f 00 00 00 02 73 00 03 00 00 00 61 00 00 00")
         #expect(try buffer.readBSONDocument()["s"] == .string("a\u{0}"))
@@ -227,8 +235,10 @@ struct BSONTests {
 
     @Test("A bool byte other than 0 or 1 is bsonInvalidValue")
     func boolTwo() {
-        #expect(bsonError(hex: "09 00 00 00 08 62 00 02 00") == SDLProtocolError(
-            .bsonInvalidValue, "bool byte is 2, not 0 or 1", offset: 7))
+        #expect(
+            bsonError(hex: "09 00 00 00 08 62 00 02 00")
+                == SDLProtocolError(
+                    .bsonInvalidValue, "bool byte is 2, not 0 or 1", offset: 7))
     }
 
     @Test("Error offsets are relative to the document start, not the buffer start")
@@ -245,7 +255,8 @@ struct BSONTests {
         }
     }
 
-    @Test("Unsupported type bytes are bsonUnsupportedType at the type byte", arguments: [0x05, 0x07, 0x09, 0x11, 0x13, 0x7F, 0xFF] as [UInt8])
+    @Test(
+        "Unsupported type bytes are bsonUnsupportedType at the type byte", arguments: [0x05, 0x07, 0x09, 0x11, 0x13, 0x7F, 0xFF] as [UInt8])
     func unsupportedType(type: UInt8) {
         let error = bsonError([0x10, 0, 0, 0, type, 0x61, 0] + [UInt8](repeating: 0, count: 9))
         #expect(error?.code == .bsonUnsupportedType)
@@ -258,8 +269,10 @@ struct BSONTests {
         #expect(bsonError(hex: "14 00 00 00 04 78 00 0c 00 00 00 10 31 00 07 00 00 00 00 00")?.code == .bsonInvalidValue)
         // Keys "0", "0".
         let twoZeros = "1b 00 00 00 04 78 00 13 00 00 00 10 30 00 07 00 00 00 10 30 00 08 00 00 00 00 00"
-        #expect(bsonError(hex: twoZeros) == SDLProtocolError(
-            .bsonInvalidValue, "array key \"0\" where \"1\" was expected", offset: 7))
+        #expect(
+            bsonError(hex: twoZeros)
+                == SDLProtocolError(
+                    .bsonInvalidValue, "array key \"0\" where \"1\" was expected", offset: 7))
         // Keys "0", "1" read fine.
         var buffer = ByteBuffer(hex: "1b 00 00 00 04 78 00 13 00 00 00 10 30 00 07 00 00 00 10 31 00 08 00 00 00 00 00")
         #expect(try buffer.readBSONDocument()["x"] == [.int32(7), .int32(8)])

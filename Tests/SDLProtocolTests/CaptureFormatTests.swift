@@ -8,7 +8,8 @@ import Testing
 /// of truncated and garbage input.
 @Suite("Capture file format")
 struct CaptureFormatTests {
-    static let header = SDLCaptureHeader(app: "demo", sdlAppID: "demo-app", headUnit: "tcp://127.0.0.1:12345", startMicroseconds: 1_795_475_792_494_428)
+    static let header = SDLCaptureHeader(
+        app: "demo", sdlAppID: "demo-app", headUnit: "tcp://127.0.0.1:12345", startMicroseconds: 1_795_475_792_494_428)
 
     /// `b'SDLCAP\r\n' + struct.pack('>HHq', 1, 59, 1795475792494428)` and three u16-prefixed strings.
     static let headerHex = """
@@ -145,7 +146,9 @@ struct CaptureFormatTests {
         #expect(code(emptyHeader + "06 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01 07") == .captureInvalidRecord)
     }
 
-    @Test("Random bytes after the magic never crash the decoder: each file decodes, or is refused with a capture error at an offset inside it, the same whole and byte by byte", arguments: 0..<4)
+    @Test(
+        "Random bytes after the magic never crash the decoder: each file decodes, or is refused with a capture error at an offset inside it, the same whole and byte by byte",
+        arguments: 0..<4)
     func fuzz(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var refused = 0

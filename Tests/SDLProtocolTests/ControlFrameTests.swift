@@ -180,17 +180,19 @@ struct ControlFrameTests {
         #expect(message == .startServiceACK(.init(hashID: 7, mtu: 1488)))
     }
 
-    @Test("Known keys with the wrong BSON type are invalidControlPayload", arguments: [
-        ["hashId": .int64(1)] as BSONDocument,
-        ["hashId": "1"],
-        ["mtu": .double(1)],
-        ["protocolVersion": .int32(5)],
-        ["secondaryTransports": "TCP_WIFI"],
-        ["secondaryTransports": [.int32(1)]],
-        ["audioServiceTransports": [.int64(1)]],
-        ["height": .int64(480)],
-        ["make": nil],
-    ])
+    @Test(
+        "Known keys with the wrong BSON type are invalidControlPayload",
+        arguments: [
+            ["hashId": .int64(1)] as BSONDocument,
+            ["hashId": "1"],
+            ["mtu": .double(1)],
+            ["protocolVersion": .int32(5)],
+            ["secondaryTransports": "TCP_WIFI"],
+            ["secondaryTransports": [.int32(1)]],
+            ["audioServiceTransports": [.int64(1)]],
+            ["height": .int64(480)],
+            ["make": nil],
+        ])
     func wrongTypes(document: BSONDocument) {
         var payload = ByteBuffer()
         payload.writeBSONDocument(document)

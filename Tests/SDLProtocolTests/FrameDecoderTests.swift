@@ -5,9 +5,14 @@ import Testing
 
 @Suite("Frame decoder")
 struct FrameDecoderTests {
-    static func frame(version: UInt8 = 5, type: SDLFrameType = .single, service: SDLServiceType = .rpc, info: UInt8 = 0, session: UInt8 = 1, message: UInt32 = 1, payload: [UInt8]) -> SDLFrame {
+    static func frame(
+        version: UInt8 = 5, type: SDLFrameType = .single, service: SDLServiceType = .rpc, info: UInt8 = 0, session: UInt8 = 1,
+        message: UInt32 = 1, payload: [UInt8]
+    ) -> SDLFrame {
         SDLFrame(
-            header: SDLFrameHeader(version: version, frameType: type, serviceType: service, frameInfo: info, sessionID: session, dataSize: 0, messageID: message),
+            header: SDLFrameHeader(
+                version: version, frameType: type, serviceType: service, frameInfo: info, sessionID: session, dataSize: 0,
+                messageID: message),
             payload: ByteBuffer(bytes: payload)
         )
     }

@@ -33,7 +33,11 @@ struct FrameHeaderTests {
         var buffer = ByteBuffer(hex: "29 0f 00 07 00 00 00 03 00 01 02 03 aa bb cc")
         var decoder = SDLFrameDecoder()
         let frame = try #require(try decoder.decode(buffer: &buffer))
-        #expect(frame.header == SDLFrameHeader(version: 2, isEncrypted: true, frameType: .single, serviceType: .bulkData, sessionID: 7, dataSize: 3, messageID: 0x10203))
+        #expect(
+            frame.header
+                == SDLFrameHeader(
+                    version: 2, isEncrypted: true, frameType: .single, serviceType: .bulkData, sessionID: 7, dataSize: 3, messageID: 0x10203
+                ))
         #expect(frame.payload == ByteBuffer(hex: "aa bb cc"))
         var out = ByteBuffer()
         out.writeSDLFrame(frame)

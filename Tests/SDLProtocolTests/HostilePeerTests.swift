@@ -218,7 +218,9 @@ struct HostilePeerTests {
             return
         }
         var payload = message.payload
-        #expect(throws: SDLProtocolError(.rpcJSONSizeMismatch, "JSON size 65536 is larger than the 2 bytes after the binary header", offset: 8)) {
+        #expect(
+            throws: SDLProtocolError(.rpcJSONSizeMismatch, "JSON size 65536 is larger than the 2 bytes after the binary header", offset: 8)
+        ) {
             _ = try payload.readSDLRPCMessage()
         }
     }

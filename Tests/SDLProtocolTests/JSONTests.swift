@@ -6,7 +6,8 @@ import Testing
 struct JSONTests {
     @Test("Parses every kind of value, including Core's pretty-printed layout")
     func parsesValues() throws {
-        let text = "{\n\t\"success\" : true,\n\t\"resultCode\" : \"SUCCESS\",\n\t\"n\" : -12,\n\t\"f\" : 1.5e2,\n\t\"a\" : [ null, false, \"\\u00e9\\n\\ud83d\\ude97\" ],\n\t\"o\" : {}\n}\n"
+        let text =
+            "{\n\t\"success\" : true,\n\t\"resultCode\" : \"SUCCESS\",\n\t\"n\" : -12,\n\t\"f\" : 1.5e2,\n\t\"a\" : [ null, false, \"\\u00e9\\n\\ud83d\\ude97\" ],\n\t\"o\" : {}\n}\n"
         let value = try SDLJSON.parse(text)
         #expect(value == ["success": true, "resultCode": "SUCCESS", "n": -12, "f": 150.0, "a": [nil, false, "é\n🚗"], "o": [:]])
     }
@@ -46,8 +47,13 @@ struct JSONTests {
             }
         }
         #expect(detail(#"{"mainField1" "x"}"#) == #"the body is not valid JSON at line 1, column 15: expected ':' after the key, got '"'"#)
-        #expect(detail("{\n  \"a\": 1\n  \"b\": 2\n}") == #"the body is not valid JSON at line 3, column 3: expected ',' or '}' after a member of an object, got '"'"#)
-        #expect(detail("[1, 2") == "the body is not valid JSON at line 1, column 6: expected ',' or ']' after an element of an array, got the end of the JSON")
+        #expect(
+            detail("{\n  \"a\": 1\n  \"b\": 2\n}")
+                == #"the body is not valid JSON at line 3, column 3: expected ',' or '}' after a member of an object, got '"'"#)
+        #expect(
+            detail("[1, 2")
+                == "the body is not valid JSON at line 1, column 6: expected ',' or ']' after an element of an array, got the end of the JSON"
+        )
         #expect(detail("{'a': 1}") == #"the body is not valid JSON at line 1, column 2: expected a string key in "…", got '''"#)
         #expect(detail("nul") == "the body is not valid JSON at line 1, column 1: expected null, got the end of the JSON")
         #expect(detail("{\"a\": yes}").hasSuffix("expected a value (an object, array, string, number, true, false or null), got 'y'"))

@@ -119,7 +119,8 @@ struct MessageAssemblyTests {
 
     @Test("Limits: message size, concurrent reassemblies, buffered bytes")
     func limits() throws {
-        var assembler = SDLMessageAssembler(configuration: .init(maximumMessageSize: 100, maximumConcurrentMessages: 2, maximumBufferedBytes: 150))
+        var assembler = SDLMessageAssembler(
+            configuration: .init(maximumMessageSize: 100, maximumConcurrentMessages: 2, maximumBufferedBytes: 150))
         Self.expectError(.messageTooLarge) { _ = try assembler.process(Self.frames(Self.message(size: 101), mtu: 50)[0], now: Self.t0) }
 
         let a = Self.frames(Self.message(size: 100, messageID: 1), mtu: 60)
@@ -143,11 +144,20 @@ struct MessageAssemblyTests {
     func hostileFirstFrames() throws {
         var assembler = SDLMessageAssembler()
         let header = SDLFrameHeader(version: 5, frameType: .first, serviceType: .rpc, sessionID: 1, dataSize: 8, messageID: 1)
-        Self.expectError(.invalidFrame) { _ = try assembler.process(SDLFrame(header: header, payload: ByteBuffer(hex: "00000000 00000001")), now: Self.t0) }
-        Self.expectError(.invalidFrame) { _ = try assembler.process(SDLFrame(header: header, payload: ByteBuffer(hex: "00000004 00000005")), now: Self.t0) }
-        Self.expectError(.invalidFirstFrameSize) { _ = try assembler.process(SDLFrame(header: header, payload: ByteBuffer(hex: "00000004")), now: Self.t0) }
         Self.expectError(.invalidFrame) {
-            _ = try assembler.process(SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .control, sessionID: 1, dataSize: 0), payload: ByteBuffer()), now: Self.t0)
+            _ = try assembler.process(SDLFrame(header: header, payload: ByteBuffer(hex: "00000000 00000001")), now: Self.t0)
+        }
+        Self.expectError(.invalidFrame) {
+            _ = try assembler.process(SDLFrame(header: header, payload: ByteBuffer(hex: "00000004 00000005")), now: Self.t0)
+        }
+        Self.expectError(.invalidFirstFrameSize) {
+            _ = try assembler.process(SDLFrame(header: header, payload: ByteBuffer(hex: "00000004")), now: Self.t0)
+        }
+        Self.expectError(.invalidFrame) {
+            _ = try assembler.process(
+                SDLFrame(
+                    header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .control, sessionID: 1, dataSize: 0),
+                    payload: ByteBuffer()), now: Self.t0)
         }
     }
 

@@ -8,7 +8,10 @@ struct PrettyJSONTests {
     func golden() {
         let value: SDLJSON = ["success": true, "resultCode": "SUCCESS", "list": [1, "a"], "empty": [], "none": [:], "nested": ["x": 1.5]]
         let text = String(decoding: value.prettySerializedBytes(), as: UTF8.self)
-        #expect(text == "{\n\t\"empty\" : [],\n\t\"list\" : [\n\t\t1,\n\t\t\"a\"\n\t],\n\t\"nested\" : {\n\t\t\"x\" : 1.5\n\t},\n\t\"none\" : {},\n\t\"resultCode\" : \"SUCCESS\",\n\t\"success\" : true\n}\n")
+        #expect(
+            text
+                == "{\n\t\"empty\" : [],\n\t\"list\" : [\n\t\t1,\n\t\t\"a\"\n\t],\n\t\"nested\" : {\n\t\t\"x\" : 1.5\n\t},\n\t\"none\" : {},\n\t\"resultCode\" : \"SUCCESS\",\n\t\"success\" : true\n}\n"
+        )
     }
 
     @Test("Parsing the pretty text gives back the same value")
@@ -19,7 +22,8 @@ struct PrettyJSONTests {
 
     @Test("An RPC written with prettyJSON reads back the same; the JSON size field counts the pretty bytes")
     func rpc() throws {
-        let message = SDLRPCMessage(rpcType: .response, functionID: 1, correlationID: 7, parameters: ["success": true, "resultCode": "SUCCESS"])
+        let message = SDLRPCMessage(
+            rpcType: .response, functionID: 1, correlationID: 7, parameters: ["success": true, "resultCode": "SUCCESS"])
         var buffer = ByteBuffer()
         buffer.writeSDLRPCMessage(message, prettyJSON: true)
         #expect(buffer.getInteger(at: 8, as: UInt32.self) == UInt32(message.parameters.prettySerializedBytes().count))

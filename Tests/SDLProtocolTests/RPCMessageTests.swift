@@ -12,7 +12,10 @@ struct RPCMessageTests {
         var payload = ByteBuffer()
         #expect(payload.writeSDLRPCMessage(message) == 243)
         #expect(payload.getSlice(at: 0, length: 12) == ByteBuffer(hex: "00 00 00 01 00 00 00 01 00 00 00 e7"))
-        let frames = Array(SDLMessageFragmenter(message: SDLMessage(version: 5, serviceType: .rpc, sessionID: 1, messageID: 1, payload: payload), maximumPayloadSize: 131_072))
+        let frames = Array(
+            SDLMessageFragmenter(
+                message: SDLMessage(version: 5, serviceType: .rpc, sessionID: 1, messageID: 1, payload: payload),
+                maximumPayloadSize: 131_072))
         var wire = ByteBuffer()
         wire.writeSDLFrame(frames[0])
         #expect(wire.getSlice(at: 0, length: 12) == ByteBuffer(hex: "51 07 00 01 00 00 00 f3 00 00 00 01"))
@@ -29,18 +32,22 @@ struct RPCMessageTests {
             parameters: ["syncFileName": "icon.png", "fileType": "GRAPHIC_PNG", "persistentFile": false],
             bulkData: ByteBuffer(bytes: png)
         )
-        let golden = ByteBuffer(hex: """
-            51 0f 00 01 00 00 00 5f 00 00 00 02
-            00 00 00 20 00 00 00 05 00 00 00 4b
-            7b 22 66 69 6c 65 54 79 70 65 22 3a 22 47 52 41 50 48 49 43 5f 50 4e 47 22 2c 22 70 65 72 73 69 73
-            74 65 6e 74 46 69 6c 65 22 3a 66 61 6c 73 65 2c 22 73 79 6e 63 46 69 6c 65 4e 61 6d 65 22 3a 22 69
-            63 6f 6e 2e 70 6e 67 22 7d
-            89 50 4e 47 0d 0a 1a 0a
-            """)
+        let golden = ByteBuffer(
+            hex: """
+                51 0f 00 01 00 00 00 5f 00 00 00 02
+                00 00 00 20 00 00 00 05 00 00 00 4b
+                7b 22 66 69 6c 65 54 79 70 65 22 3a 22 47 52 41 50 48 49 43 5f 50 4e 47 22 2c 22 70 65 72 73 69 73
+                74 65 6e 74 46 69 6c 65 22 3a 66 61 6c 73 65 2c 22 73 79 6e 63 46 69 6c 65 4e 61 6d 65 22 3a 22 69
+                63 6f 6e 2e 70 6e 67 22 7d
+                89 50 4e 47 0d 0a 1a 0a
+                """)
         var payload = ByteBuffer()
         payload.writeSDLRPCMessage(message)
         var wire = ByteBuffer()
-        wire.writeSDLFrame(SDLFrame(header: SDLFrameHeader(version: 5, frameType: .single, serviceType: .bulkData, sessionID: 1, dataSize: 0, messageID: 2), payload: payload))
+        wire.writeSDLFrame(
+            SDLFrame(
+                header: SDLFrameHeader(version: 5, frameType: .single, serviceType: .bulkData, sessionID: 1, dataSize: 0, messageID: 2),
+                payload: payload))
         #expect(wire == golden)
 
         var input = golden
@@ -112,10 +119,13 @@ struct RPCMessageTests {
 
     @Test("The v1 JSON wrapper, with Core's trailing NUL")
     func v1() throws {
-        var buffer = ByteBuffer(string: #"{"response":{"name":"RegisterAppInterface","correlationID":65529,"parameters":{"success":true}}}"#)
+        var buffer = ByteBuffer(
+            string: #"{"response":{"name":"RegisterAppInterface","correlationID":65529,"parameters":{"success":true}}}"#)
         buffer.writeInteger(UInt8(0))
         let message = try buffer.readSDLRPCMessageV1()
-        #expect(message == SDLRPCMessageV1(rpcType: .response, name: "RegisterAppInterface", correlationID: 65529, parameters: ["success": true]))
+        #expect(
+            message
+                == SDLRPCMessageV1(rpcType: .response, name: "RegisterAppInterface", correlationID: 65529, parameters: ["success": true]))
         var out = ByteBuffer()
         out.writeSDLRPCMessageV1(message)
         #expect(try out.readSDLRPCMessageV1() == message)
@@ -123,7 +133,10 @@ struct RPCMessageTests {
         var notification = ByteBuffer(string: #"{"notification":{"name":"OnHMIStatus","parameters":{"hmiLevel":"FULL"}}}"#)
         #expect(try notification.readSDLRPCMessageV1().correlationID == nil)
 
-        for bad in [#"{"request":{"correlationID":1}}"#, #"{"request":{"name":"Show"}}"#, #"{"ask":{"name":"Show","correlationID":1}}"#, #"[1]"#, #"{"request":{"name":"Show","correlationID":-1}}"#] {
+        for bad in [
+            #"{"request":{"correlationID":1}}"#, #"{"request":{"name":"Show"}}"#, #"{"ask":{"name":"Show","correlationID":1}}"#, #"[1]"#,
+            #"{"request":{"name":"Show","correlationID":-1}}"#,
+        ] {
             var input = ByteBuffer(string: bad)
             #expect(throws: SDLProtocolError.self) { _ = try input.readSDLRPCMessageV1() }
         }

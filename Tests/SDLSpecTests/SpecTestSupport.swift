@@ -9,7 +9,8 @@ enum SpecFixture {
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // package root
 
-    static let mobileAPI = packageRoot
+    static let mobileAPI =
+        packageRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared/sdl-spec/MOBILE_API.xml")
 
@@ -26,7 +27,8 @@ enum SpecFixture {
                 <element name="OnlyHexID" hexvalue="10000"/>
             </enum>
             """
-        let text = interface
+        let text =
+            interface
             ? "<?xml version=\"1.0\"?>\n<interface name=\"t\" version=\"9.9.9\">\n\(functionIDs)\n\(body)\n</interface>\n"
             : "<?xml version=\"1.0\"?>\n<api>\(body)</api>\n"
         return Data(text.utf8)

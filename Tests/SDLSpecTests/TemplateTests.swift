@@ -30,11 +30,12 @@ struct TemplateTests {
     @Test("RegisterAppInterface placeholders follow the constraints")
     func registerAppInterface() throws {
         let template = try SDLCatalog.builtIn.template(function: "RegisterAppInterface")
-        #expect(template == [
-            "syncMsgVersion": ["majorVersion": 1, "minorVersion": 0],
-            "appName": "appName", "isMediaApplication": false,
-            "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "appID",
-        ])
+        #expect(
+            template == [
+                "syncMsgVersion": ["majorVersion": 1, "minorVersion": 0],
+                "appName": "appName", "isMediaApplication": false,
+                "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "appID",
+            ])
         let full = try SDLCatalog.builtIn.template(function: "RegisterAppInterface", includeOptional: true)
         #expect(full["vrSynonyms"] == ["vrSynonyms"])
         #expect(full["syncMsgVersion"]?["patchVersion"] == 0)

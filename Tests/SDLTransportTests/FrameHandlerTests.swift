@@ -14,7 +14,8 @@ struct FrameHandlerTests {
         role: SDLWebSocket.Role, messages: SDLWebSocket.MessageKind = .binary, maximumMessageSize: Int = 1024
     ) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        try SDLWebSocket.addMessageHandlers(to: channel.pipeline.syncOperations, role: role, messages: messages, maximumMessageSize: maximumMessageSize)
+        try SDLWebSocket.addMessageHandlers(
+            to: channel.pipeline.syncOperations, role: role, messages: messages, maximumMessageSize: maximumMessageSize)
         channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 2020), promise: nil)
         return channel
     }

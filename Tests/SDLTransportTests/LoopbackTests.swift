@@ -133,7 +133,8 @@ struct LoopbackTests {
             }
             group.addTask {
                 // Half a request head, then silence until the server ends the connection (or 10 s).
-                try await RawConnection.readUntilClosed(port: port, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", limit: .seconds(10)) != nil
+                try await RawConnection.readUntilClosed(port: port, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", limit: .seconds(10))
+                    != nil
             }
             return try await group.reduce(true) { $0 && $1 }
         }

@@ -32,7 +32,8 @@ struct ProbeTests {
             let configuration = SDLTransportClient.Configuration(connectTimeout: .milliseconds(200))
             try await SDLTransportClient.probe(.tcp(host: "127.0.0.1", port: port), configuration: configuration)
             await #expect(throws: (any Error).self) {
-                try await SDLTransportClient.probe(SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: port), configuration: configuration)
+                try await SDLTransportClient.probe(
+                    SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: port), configuration: configuration)
             }
             group.cancelAll()
         }

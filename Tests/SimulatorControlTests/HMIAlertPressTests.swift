@@ -25,11 +25,16 @@ struct HMIAlertPressTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
             try await fake.serveOne { core, _ in
-                try await core.send(.notification(method: "BasicCommunication.OnAppRegistered", params: [
-                    "application": ["appID": .int(appID), "appName": "Radio", "policyAppID": "radio01"],
-                ]))
+                try await core.send(
+                    .notification(
+                        method: "BasicCommunication.OnAppRegistered",
+                        params: [
+                            "application": ["appID": .int(appID), "appName": "Radio", "policyAppID": "radio01"]
+                        ]))
                 try await core.send(try CoreHMIMessages.alert(id: 71, appID: appID))
-                #expect(try await core.next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "ALERT", "appID": .int(appID)]))
+                #expect(
+                    try await core.next()
+                        == .notification(method: "UI.OnSystemContext", params: ["systemContext": "ALERT", "appID": .int(appID)]))
                 try await app.test(.router) { client in
                     try await client.execute(uri: "/apps/\(appID)/screen", method: .get) { response in
                         let screen = try SDLJSON.parse(response.body)
@@ -43,11 +48,19 @@ struct HMIAlertPressTests {
                     }
                 }
                 let button: [String: SDLJSON] = ["name": "CUSTOM_BUTTON", "appID": .int(appID), "customButtonID": 32769]
-                #expect(try await core.next() == .notification(method: "Buttons.OnButtonEvent", params: button.merging(["mode": "BUTTONDOWN"]) { $1 }))
-                #expect(try await core.next() == .notification(method: "Buttons.OnButtonEvent", params: button.merging(["mode": "BUTTONUP"]) { $1 }))
-                #expect(try await core.next() == .notification(method: "Buttons.OnButtonPress", params: button.merging(["mode": "SHORT"]) { $1 }))
+                #expect(
+                    try await core.next()
+                        == .notification(method: "Buttons.OnButtonEvent", params: button.merging(["mode": "BUTTONDOWN"]) { $1 }))
+                #expect(
+                    try await core.next()
+                        == .notification(method: "Buttons.OnButtonEvent", params: button.merging(["mode": "BUTTONUP"]) { $1 }))
+                #expect(
+                    try await core.next()
+                        == .notification(method: "Buttons.OnButtonPress", params: button.merging(["mode": "SHORT"]) { $1 }))
                 #expect(try await core.next() == .answer(id: 71, method: "UI.Alert"))
-                #expect(try await core.next() == .notification(method: "UI.OnSystemContext", params: ["systemContext": "MAIN", "appID": .int(appID)]))
+                #expect(
+                    try await core.next()
+                        == .notification(method: "UI.OnSystemContext", params: ["systemContext": "MAIN", "appID": .int(appID)]))
                 #expect(connection.snapshot.interactions.isEmpty)
             }
             group.cancelAll()

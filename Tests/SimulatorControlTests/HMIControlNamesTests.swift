@@ -42,16 +42,18 @@ struct HMIControlNamesTests {
         _ body: @Sendable (any TestClientProtocol, inout FakeCoreHMI.Connection) async throws -> Void
     ) async throws {
         let core = try await FakeCoreHMI.bind()
-        let connection = HMIConnection(address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-test"))
+        let connection = HMIConnection(
+            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-test"))
         let app = Application(router: HMIControlRoutes(connection: connection, names: names).makeRouter())
         try await app.test(.router) { client in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await connection.run() }
                 try await core.serveOne { fake, _ in
-                    try await fake.send(.notification(
-                        method: "BasicCommunication.OnAppRegistered",
-                        params: ["application": ["appID": .int(coreAppID), "appName": "Radio", "policyAppID": "radio01"]]
-                    ))
+                    try await fake.send(
+                        .notification(
+                            method: "BasicCommunication.OnAppRegistered",
+                            params: ["application": ["appID": .int(coreAppID), "appName": "Radio", "policyAppID": "radio01"]]
+                        ))
                     // The registration is applied when a request sent after it is answered.
                     try await fake.send(.request(id: 90, method: "UI.IsReady", params: [:]))
                     _ = try await fake.next { $0.answeredMethod == "UI.IsReady" }
@@ -63,7 +65,9 @@ struct HMIControlNamesTests {
     }
 
     static func post(_ client: any TestClientProtocol, _ uri: String, _ body: SDLJSON) async throws -> (HTTPResponse.Status, SDLJSON?) {
-        try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: body.serializedBytes())) {
+        try await client.execute(
+            uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: body.serializedBytes())
+        ) {
             ($0.status, try? SDLJSON.parse($0.body))
         }
     }
@@ -88,7 +92,9 @@ struct HMIControlNamesTests {
         }
     }
 
-    @Test("A button press takes the simulator's body (appID any name, softButtonID a number or declared id) and the old one (customButtonID, Core's id)")
+    @Test(
+        "A button press takes the simulator's body (appID any name, softButtonID a number or declared id) and the old one (customButtonID, Core's id)"
+    )
     func buttonPress() async throws {
         try await Self.withCore { client, core in
             let presses: [SDLJSON] = [
@@ -100,14 +106,20 @@ struct HMIControlNamesTests {
                 let (status, body) = try await Self.post(client, "/buttons/CUSTOM_BUTTON/press", press)
                 #expect(status == .ok, "\(press): \(String(describing: body))")
                 let sent = try await core.next { if case .notification("Buttons.OnButtonPress", _) = $0 { true } else { false } }
-                #expect(sent == .notification(
-                    method: "Buttons.OnButtonPress",
-                    params: ["name": "CUSTOM_BUTTON", "mode": "SHORT", "appID": .int(Self.coreAppID), "customButtonID": .int(expected)]
-                ))
+                #expect(
+                    sent
+                        == .notification(
+                            method: "Buttons.OnButtonPress",
+                            params: [
+                                "name": "CUSTOM_BUTTON", "mode": "SHORT", "appID": .int(Self.coreAppID), "customButtonID": .int(expected),
+                            ]
+                        ))
             }
-            let (both, _) = try await Self.post(client, "/buttons/CUSTOM_BUTTON/press", ["appID": "radio01", "softButtonID": 5, "customButtonID": 5])
+            let (both, _) = try await Self.post(
+                client, "/buttons/CUSTOM_BUTTON/press", ["appID": "radio01", "softButtonID": 5, "customButtonID": 5])
             #expect(both == .badRequest)
-            let (undeclared, problem) = try await Self.post(client, "/buttons/CUSTOM_BUTTON/press", ["appID": "radio01", "softButtonID": "stop"])
+            let (undeclared, problem) = try await Self.post(
+                client, "/buttons/CUSTOM_BUTTON/press", ["appID": "radio01", "softButtonID": "stop"])
             #expect(undeclared == .unprocessableContent)
             #expect(problem?["detail"]?.stringValue?.contains("(play)") == true, "\(String(describing: problem))")
         }
@@ -131,8 +143,13 @@ struct HMIControlNamesTests {
             #expect(problem?["detail"]?.stringValue?.contains("(b2, home)") == true, "\(String(describing: problem))")
 
             let choiceSet: SDLJSON = [["choiceID": 101, "menuName": "FM 1"], ["choiceID": 102, "menuName": "FM 2"]]
-            try await core.send(.request(id: 300, method: "UI.PerformInteraction", params: ["appID": .int(Self.coreAppID), "choiceSet": choiceSet, "timeout": 10000]))
-            _ = try await core.next { $0 == .notification(method: "UI.OnSystemContext", params: ["systemContext": "HMI_OBSCURED", "appID": .int(Self.coreAppID)]) }
+            try await core.send(
+                .request(
+                    id: 300, method: "UI.PerformInteraction",
+                    params: ["appID": .int(Self.coreAppID), "choiceSet": choiceSet, "timeout": 10000]))
+            _ = try await core.next {
+                $0 == .notification(method: "UI.OnSystemContext", params: ["systemContext": "HMI_OBSCURED", "appID": .int(Self.coreAppID)])
+            }
             let (answered, answer) = try await Self.post(client, "/apps/radio01/interaction", ["choiceID": "fm2"])
             #expect(answered == .ok, "\(String(describing: answer))")
             #expect(try await core.next() == .answer(id: 300, method: "UI.PerformInteraction", params: ["choiceID": 102]))
@@ -142,10 +159,11 @@ struct HMIControlNamesTests {
     @Test("A name of two apps (one's SDL appID is the other's HMI app id) is 400 ambiguous-name")
     func ambiguous() async throws {
         try await Self.withCore { client, core in
-            try await core.send(.notification(
-                method: "BasicCommunication.OnAppRegistered",
-                params: ["application": ["appID": 7, "appName": "Digits", "policyAppID": .string(String(Self.coreAppID))]]
-            ))
+            try await core.send(
+                .notification(
+                    method: "BasicCommunication.OnAppRegistered",
+                    params: ["application": ["appID": 7, "appName": "Digits", "policyAppID": .string(String(Self.coreAppID))]]
+                ))
             try await core.send(.request(id: 91, method: "UI.IsReady", params: [:]))
             _ = try await core.next { $0.answeredMethod == "UI.IsReady" }
             let (status, problem) = try await Self.get(client, "/apps/\(Self.coreAppID)")

@@ -16,10 +16,11 @@ import Testing
 @Suite("Headless HMI control API", .timeLimit(.minutes(1)))
 struct HMIControlRoutesTests {
     static func routes() -> HMIControlRoutes {
-        HMIControlRoutes(connection: HMIConnection(
-            address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: 9),
-            hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("test")
-        ))
+        HMIControlRoutes(
+            connection: HMIConnection(
+                address: SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: 9),
+                hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("test")
+            ))
     }
 
     @Test("The declared operations are the routes the router registers")
@@ -37,7 +38,9 @@ struct HMIControlRoutesTests {
         #expect(Set(documented) == Set(HMIControlRoutes.operations.map { $0.mounted(at: "/v1/hmi/") }))
     }
 
-    @Test("Without Core: status says disconnected, no apps; driving is 503 not-connected, an unknown app 404, a bad body 400, all problem+json")
+    @Test(
+        "Without Core: status says disconnected, no apps; driving is 503 not-connected, an unknown app 404, a bad body 400, all problem+json"
+    )
     func withoutCore() async throws {
         let app = Application(router: Self.routes().makeRouter())
         try await app.test(.router) { client in
@@ -50,7 +53,10 @@ struct HMIControlRoutesTests {
                 let apps = try SDLJSON.parse(response.body)
                 #expect(apps == [])
             }
-            try await client.execute(uri: "/driver-distraction", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"state":"DD_ON"}"#)) { response in
+            try await client.execute(
+                uri: "/driver-distraction", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"state":"DD_ON"}"#)
+            ) { response in
                 #expect(response.status == .serviceUnavailable)
                 let problem = try SDLJSON.parse(response.body)
                 #expect(problem["type"] == "urn:sdl-gateway:problem:not-connected")
@@ -58,10 +64,16 @@ struct HMIControlRoutesTests {
             try await client.execute(uri: "/apps/65537", method: .get) { response in
                 #expect(response.status == .notFound)
             }
-            try await client.execute(uri: "/apps/radio/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)) { response in
+            try await client.execute(
+                uri: "/apps/radio/hmi", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)
+            ) { response in
                 #expect(response.status == .notFound)
             }
-            try await client.execute(uri: "/buttons/OK/press", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"mode":"SHORT","app":1}"#)) { response in
+            try await client.execute(
+                uri: "/buttons/OK/press", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"mode":"SHORT","app":1}"#)
+            ) { response in
                 #expect(response.status == .badRequest)
             }
             try await client.execute(uri: "/nowhere", method: .get) { response in

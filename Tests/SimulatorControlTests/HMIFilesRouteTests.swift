@@ -42,13 +42,16 @@ struct HMIFilesRouteTests {
         }
     }
 
-    @Test("Core's UI.Show: the screen has mainField1 and the template; the graphic's name serves the file's bytes with its type, an ETag, nosniff and a sandbox")
+    @Test(
+        "Core's UI.Show: the screen has mainField1 and the template; the graphic's name serves the file's bytes with its type, an ETag, nosniff and a sandbox"
+    )
     func showAndServe() async throws {
         try await Self.withStorage { folder in
             let path = folder.appendingPathComponent("cover.png").path
             let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
             try bytes.write(to: URL(fileURLWithPath: path))
-            let show = try CoreHMIMessages.show(id: 60, appID: Self.coreAppID, mainField1: "Jazz FM", mainField2: "Live", graphicPath: path, template: "GRAPHIC_WITH_TEXT")
+            let show = try CoreHMIMessages.show(
+                id: 60, appID: Self.coreAppID, mainField1: "Jazz FM", mainField2: "Live", graphicPath: path, template: "GRAPHIC_WITH_TEXT")
             try await Self.withCore(sending: [show]) { client in
                 let screen = try await client.execute(uri: "/apps/radio01/screen", method: .get) { try SDLJSON.parse($0.body) }
                 #expect(screen["show"]?["mainField1"] == "Jazz FM")
@@ -66,7 +69,9 @@ struct HMIFilesRouteTests {
                     #expect(response.headers[.contentSecurityPolicy]?.hasPrefix("sandbox") == true)
                     return try #require(response.headers[.eTag])
                 }
-                try await client.execute(uri: "/apps/\(Self.coreAppID)/files/\(name)", method: .get, headers: [.ifNoneMatch: "\"other\", \(etag)"]) { response in
+                try await client.execute(
+                    uri: "/apps/\(Self.coreAppID)/files/\(name)", method: .get, headers: [.ifNoneMatch: "\"other\", \(etag)"]
+                ) { response in
                     #expect(response.status == .notModified)
                     #expect(response.body.readableBytes == 0)
                 }
@@ -84,17 +89,21 @@ struct HMIFilesRouteTests {
         }
     }
 
-    @Test("A file Core never named is 404 file-not-found, even one that exists; a named but unreadable one is 404 file-unreadable saying to share Core's storage folder")
+    @Test(
+        "A file Core never named is 404 file-not-found, even one that exists; a named but unreadable one is 404 file-unreadable saying to share Core's storage folder"
+    )
     func refusals() async throws {
         try await Self.withStorage { folder in
             let present = folder.appendingPathComponent("present.png").path
             try Data([1]).write(to: URL(fileURLWithPath: present))
             let missing = folder.appendingPathComponent("missing.png").path
-            let show = HMIMessage.request(id: 61, method: "UI.Show", params: [
-                "appID": .int(Self.coreAppID), "graphic": ["imageType": "DYNAMIC", "value": .string(missing)],
-                // An app's `..` in an image name reaches the HMI as written: never served.
-                "secondaryGraphic": ["imageType": "DYNAMIC", "value": .string(folder.path + "/x/../present.png")],
-            ])
+            let show = HMIMessage.request(
+                id: 61, method: "UI.Show",
+                params: [
+                    "appID": .int(Self.coreAppID), "graphic": ["imageType": "DYNAMIC", "value": .string(missing)],
+                    // An app's `..` in an image name reaches the HMI as written: never served.
+                    "secondaryGraphic": ["imageType": "DYNAMIC", "value": .string(folder.path + "/x/../present.png")],
+                ])
             try await Self.withCore(sending: [show]) { client in
                 for name in ["present.png", "passwd"] {
                     try await client.execute(uri: "/apps/radio01/files/\(name)", method: .get) { response in

@@ -17,13 +17,21 @@ struct SimulatorControlRoutesTests {
         simulator.perform { unit, now in
             let connection = unit.connectionOpened()
             var bytes = ByteBuffer()
-            bytes.writeSDLFrame(SDLControlMessage.startService(.init(protocolVersion: "5.4.0")).makeFrame(version: 5, serviceType: .rpc, sessionID: 0, messageID: 1))
+            bytes.writeSDLFrame(
+                SDLControlMessage.startService(.init(protocolVersion: "5.4.0")).makeFrame(
+                    version: 5, serviceType: .rpc, sessionID: 0, messageID: 1))
             var payload = ByteBuffer()
-            payload.writeSDLRPCMessage(SDLRPCMessage(rpcType: .request, functionID: 1, correlationID: 1, parameters: [
-                "syncMsgVersion": ["majorVersion": 8, "minorVersion": 0], "appName": "Demo", "isMediaApplication": false,
-                "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "demo",
-            ]))
-            bytes.writeSDLFrame(SDLFrame(header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0, messageID: 1), payload: payload))
+            payload.writeSDLRPCMessage(
+                SDLRPCMessage(
+                    rpcType: .request, functionID: 1, correlationID: 1,
+                    parameters: [
+                        "syncMsgVersion": ["majorVersion": 8, "minorVersion": 0], "appName": "Demo", "isMediaApplication": false,
+                        "languageDesired": "EN-US", "hmiDisplayLanguageDesired": "EN-US", "appID": "demo",
+                    ]))
+            bytes.writeSDLFrame(
+                SDLFrame(
+                    header: .init(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, dataSize: 0, messageID: 1),
+                    payload: payload))
             return ((), unit.receive(bytes, on: connection, now: now))
         }
         let router = Router()
@@ -62,18 +70,30 @@ struct SimulatorControlRoutesTests {
     func hmi() async throws {
         let (app, simulator) = try Self.makeApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)
+            ) { response throws in
                 #expect(response.status == .ok)
                 #expect(try Self.json(response)["hmiLevel"] == "FULL")
             }
             #expect(simulator.snapshot.app(withID: "demo")?.hmiLevel == "FULL")
-            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"HALF"}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"hmiLevel":"HALF"}"#)
+            ) { response throws in
                 #expect(response.status == .unprocessableContent)
             }
-            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"hmiLevel":"#)
+            ) { response throws in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":1}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/apps/demo/hmi", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"hmiLevel":1}"#)
+            ) { response throws in
                 #expect(response.status == .badRequest)
             }
         }
@@ -83,7 +103,10 @@ struct SimulatorControlRoutesTests {
     func controls() async throws {
         let (app, _) = try Self.makeApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/simulator/buttons/OK/press", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"mode":"LONG"}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/buttons/OK/press", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"mode":"LONG"}"#)
+            ) { response throws in
                 #expect(response.status == .ok)
                 #expect(try Self.json(response)["notified"] == [])
             }
@@ -93,7 +116,9 @@ struct SimulatorControlRoutesTests {
             // A softButtonID is 0...65535 whatever the button (schemathesis found 65536 accepted for AC).
             for id in ["65536", "-1", #""70000""#] {
                 let body = ByteBuffer(string: #"{"softButtonID":\#(id)}"#)
-                try await client.execute(uri: "/v1/simulator/buttons/AC/press", method: .post, headers: [.contentType: "application/json"], body: body) { response throws in
+                try await client.execute(
+                    uri: "/v1/simulator/buttons/AC/press", method: .post, headers: [.contentType: "application/json"], body: body
+                ) { response throws in
                     #expect(response.status == .unprocessableContent, "softButtonID \(id)")
                     #expect(try Self.json(response)["detail"]?.stringValue?.contains("outside 0...65535") == true)
                 }
@@ -101,24 +126,35 @@ struct SimulatorControlRoutesTests {
             // A sliderPosition is 1...26 whatever is open (schemathesis found 0 accepted with a keyboard's text).
             for position in [0, 27] {
                 let body = ByteBuffer(string: #"{"text":"x","sliderPosition":\#(position)}"#)
-                try await client.execute(uri: "/v1/simulator/apps/demo/interaction", method: .post, headers: [.contentType: "application/json"], body: body) { response throws in
+                try await client.execute(
+                    uri: "/v1/simulator/apps/demo/interaction", method: .post, headers: [.contentType: "application/json"], body: body
+                ) { response throws in
                     #expect(response.status == .unprocessableContent, "sliderPosition \(position)")
                     #expect(try Self.json(response)["detail"]?.stringValue?.contains("outside 1...26") == true)
                 }
             }
-            try await client.execute(uri: "/v1/simulator/driver-distraction", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"state":"DD_ON"}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/driver-distraction", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"state":"DD_ON"}"#)
+            ) { response throws in
                 #expect(response.status == .ok)
             }
             try await client.execute(uri: "/v1/simulator/driver-distraction", method: .get) { response throws in
                 #expect(try Self.json(response) == ["state": "DD_ON"])
             }
-            try await client.execute(uri: "/v1/simulator/vehicle-data", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"speed":42.5,"rpm":1800}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/vehicle-data", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"speed":42.5,"rpm":1800}"#)
+            ) { response throws in
                 #expect(response.status == .ok)
                 let data = try Self.json(response)
                 #expect(data["speed"] == 42.5)
                 #expect(data["rpm"] == 1800)
             }
-            try await client.execute(uri: "/v1/simulator/vehicle-data", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"speed":"fast"}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/vehicle-data", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"speed":"fast"}"#)
+            ) { response throws in
                 #expect(response.status == .unprocessableContent)
             }
             try await client.execute(uri: "/v1/simulator/apps/demo/commands/7", method: .post) { response throws in
@@ -132,17 +168,25 @@ struct SimulatorControlRoutesTests {
     func faults() async throws {
         let (app, simulator) = try Self.makeApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"function":"Show","delayMs":250}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"function":"Show","delayMs":250}"#)
+            ) { response throws in
                 #expect(response.status == .created)
             }
             try await client.execute(uri: "/v1/simulator/faults", method: .get) { response throws in
                 #expect(try Self.json(response).arrayValue?.first?["delayMs"] == 250)
             }
             #expect(simulator.snapshot.faults.faults.count == 1)
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"function":"Nope","hang":true}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"function":"Nope","hang":true}"#)
+            ) { response throws in
                 #expect(response.status == .unprocessableContent)
             }
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{}"#)
+            ) { response throws in
                 #expect(response.status == .badRequest)
             }
             try await client.execute(uri: "/v1/simulator/faults", method: .delete) { response throws in
@@ -157,7 +201,9 @@ struct SimulatorControlRoutesTests {
         }
     }
 
-    @Test("The standalone control API (simulate --control) answers an unknown path with a 404 problem, a wrong method with a 405 problem and Allow, HEAD as GET without the body")
+    @Test(
+        "The standalone control API (simulate --control) answers an unknown path with a 404 problem, a wrong method with a 405 problem and Allow, HEAD as GET without the body"
+    )
     func standaloneRefusals() async throws {
         let simulator = SimulatedHeadUnit(configuration: HeadUnitConfiguration(), logger: Logger.test("test"))
         let app = Application(router: SimulatorControlRoutes(simulator: simulator).makeRouter())
@@ -197,7 +243,10 @@ struct SimulatorControlRoutesTests {
                 #expect(response.status == .ok)
                 #expect(try Self.json(response)["appID"] == "demo")
             }
-            try await client.execute(uri: "/v1/simulator/apps/radio/hmi", method: .put, headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)) { response throws in
+            try await client.execute(
+                uri: "/v1/simulator/apps/radio/hmi", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"hmiLevel":"FULL"}"#)
+            ) { response throws in
                 #expect(response.status == .ok)
                 #expect(try Self.json(response)["hmiLevel"] == "FULL")
             }
@@ -208,12 +257,18 @@ struct SimulatorControlRoutesTests {
                 #expect(response.status == .notFound)
             }
             // A burst for an app named by its gateway id (resolving it inside the head unit's lock trapped).
-            let burst = #"{"burst":{"notification":"OnHMIStatus","count":1,"appID":"radio","params":{"hmiLevel":"FULL","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN"}}}"#
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: burst)) { response throws in
+            let burst =
+                #"{"burst":{"notification":"OnHMIStatus","count":1,"appID":"radio","params":{"hmiLevel":"FULL","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN"}}}"#
+            try await client.execute(
+                uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: burst)
+            ) { response throws in
                 #expect(response.status == .created)
             }
-            let empty = #"{"burst":{"notification":"OnHMIStatus","count":1,"appID":"","params":{"hmiLevel":"FULL","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN"}}}"#
-            try await client.execute(uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: empty)) { response throws in
+            let empty =
+                #"{"burst":{"notification":"OnHMIStatus","count":1,"appID":"","params":{"hmiLevel":"FULL","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN"}}}"#
+            try await client.execute(
+                uri: "/v1/simulator/faults", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: empty)
+            ) { response throws in
                 #expect(response.status == .notFound)
             }
         }

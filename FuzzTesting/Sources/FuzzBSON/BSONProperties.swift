@@ -18,8 +18,9 @@ func fuzzBSON(_ input: ByteBuffer) {
         return
     }
     let consumed = input.readableBytes - buffer.readableBytes
-    check(consumed >= 5 && Int(input.getInteger(at: input.readerIndex, endianness: .little, as: Int32.self)!) == consumed,
-          "the read consumed \(consumed) bytes, not the document's length")
+    check(
+        consumed >= 5 && Int(input.getInteger(at: input.readerIndex, endianness: .little, as: Int32.self)!) == consumed,
+        "the read consumed \(consumed) bytes, not the document's length")
     let original = input.getSlice(at: input.readerIndex, length: consumed)!
     var encoded = ByteBuffer()
     let written = encoded.writeBSONDocument(document)

@@ -60,8 +60,9 @@ struct CaptureRead: Equatable, CustomStringConvertible {
                     result.records.append(record)
                 }
                 result.consumed = decoder.consumed
-                check(result.consumed == file.readableBytes - remaining.readableBytes - received.readableBytes,
-                      "the decoder says it consumed \(result.consumed) bytes")
+                check(
+                    result.consumed == file.readableBytes - remaining.readableBytes - received.readableBytes,
+                    "the decoder says it consumed \(result.consumed) bytes")
             }
         } while remaining.readableBytes > 0
         do {
@@ -98,8 +99,9 @@ struct CaptureRead: Equatable, CustomStringConvertible {
         check(again.header == header && again.records == records, "a re-encoded capture file decodes differently")
         let fileHeaderLength = Int(file.getInteger(at: file.readerIndex + 10, as: UInt16.self)!)
         if fileHeaderLength == headerLength, !Self.hasReservedBytes(file, from: headerLength, records: records) {
-            check(encoded == file.getSlice(at: file.readerIndex, length: encoded.readableBytes)!,
-                  "a capture file does not re-encode byte for byte")
+            check(
+                encoded == file.getSlice(at: file.readerIndex, length: encoded.readableBytes)!,
+                "a capture file does not re-encode byte for byte")
         }
     }
 

@@ -80,17 +80,20 @@ struct FrameStream: Equatable, CustomStringConvertible {
                 } catch {
                     result.assemblyErrors.append(error.code)
                 }
-                check(assembler.bufferedBytes >= 0 && assembler.bufferedBytes <= assemblyLimits.maximumBufferedBytes,
-                      "the assembler buffers \(assembler.bufferedBytes) bytes")
-                check(assembler.activeCount <= assemblyLimits.maximumConcurrentMessages,
-                      "the assembler holds \(assembler.activeCount) messages")
+                check(
+                    assembler.bufferedBytes >= 0 && assembler.bufferedBytes <= assemblyLimits.maximumBufferedBytes,
+                    "the assembler buffers \(assembler.bufferedBytes) bytes")
+                check(
+                    assembler.activeCount <= assemblyLimits.maximumConcurrentMessages,
+                    "the assembler holds \(assembler.activeCount) messages")
             }
             if readSize == nil || remaining.readableBytes == 0 { break }
         }
         result.leftover = received.readableBytes
         assembler.expire(now: now + .hours(1))
-        check(assembler.activeCount == 0 && assembler.bufferedBytes == 0,
-              "after expiry the assembler still holds \(assembler.activeCount) messages, \(assembler.bufferedBytes) bytes")
+        check(
+            assembler.activeCount == 0 && assembler.bufferedBytes == 0,
+            "after expiry the assembler still holds \(assembler.activeCount) messages, \(assembler.bufferedBytes) bytes")
         return result
     }
 
@@ -104,7 +107,9 @@ struct FrameStream: Equatable, CustomStringConvertible {
         check(Int(frame.header.dataSize) == frame.payload.readableBytes, "dataSize disagrees with the payload")
         var encoded = ByteBuffer()
         encoded.writeSDLFrame(frame)
-        check(encoded == bytes, "frame does not re-encode to its bytes: \(bytes.readableBytesView.map { $0 }) -> \(encoded.readableBytesView.map { $0 })")
+        check(
+            encoded == bytes,
+            "frame does not re-encode to its bytes: \(bytes.readableBytesView.map { $0 }) -> \(encoded.readableBytesView.map { $0 })")
     }
 
     /// A control frame that decodes re-encodes to an equal message; returns the new payload
@@ -112,7 +117,8 @@ struct FrameStream: Equatable, CustomStringConvertible {
     static func checkControlFrame(_ frame: SDLFrame) -> Int? {
         guard let message = try? SDLControlMessage(frame: frame) else { return nil }
         let header = frame.header
-        let encoded = message.makeFrame(version: header.version, serviceType: header.serviceType, sessionID: header.sessionID, messageID: header.messageID)
+        let encoded = message.makeFrame(
+            version: header.version, serviceType: header.serviceType, sessionID: header.sessionID, messageID: header.messageID)
         check((try? SDLControlMessage(frame: encoded)) == message, "control frame \(message) does not round-trip")
         if case .startServiceACK(let ack) = message, let mtu = ack.mtu, (8...131_072).contains(mtu) {
             return Int(mtu)

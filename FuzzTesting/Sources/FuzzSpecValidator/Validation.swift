@@ -9,10 +9,13 @@ func checkValidation(_ parameters: SDLJSON, _ function: SDLFunction) {
     let issues = catalog.validate(parameters, against: function)
     check(catalog.validate(parameters, against: function) == issues, "validation is not deterministic")
     if catalog.function(named: function.name, messageType: function.messageType) == function {
-        check((try? catalog.validate(parameters, function: function.name, messageType: function.messageType)) == issues,
-              "validation by name differs")
+        check(
+            (try? catalog.validate(parameters, function: function.name, messageType: function.messageType)) == issues,
+            "validation by name differs")
     }
-    check(catalog.function(id: function.functionID, messageType: function.messageType) != nil, "\(function.name) is not found by its FunctionID")
+    check(
+        catalog.function(id: function.functionID, messageType: function.messageType) != nil,
+        "\(function.name) is not found by its FunctionID")
     for issue in issues {
         check(issue.path.hasPrefix("$"), "issue path \(issue.path) does not start at $")
         check(!issue.message.isEmpty, "an issue without a message")

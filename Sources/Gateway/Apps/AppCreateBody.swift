@@ -23,7 +23,8 @@ public struct AppCreateBody: Sendable {
     public init(_ body: [String: SDLJSON]) throws(GatewayError) {
         if let unknown = Set(body.keys).subtracting(Self.members).sorted().first {
             throw GatewayError(
-                .invalidBody, "unknown member \(unknown)\(SDLSpelling.didYouMean(unknown, among: Self.members)); the members are \(Self.members.sorted().joined(separator: ", "))"
+                .invalidBody,
+                "unknown member \(unknown)\(SDLSpelling.didYouMean(unknown, among: Self.members)); the members are \(Self.members.sorted().joined(separator: ", "))"
             )
         }
         id = try Self.string(body, "id")
@@ -70,7 +71,8 @@ public struct AppCreateBody: Sendable {
             guard let major = version["majorVersion"]?.intValue, let minor = version["minorVersion"]?.intValue else {
                 throw GatewayError(.invalidBody, "syncMsgVersion needs majorVersion and minorVersion")
             }
-            app.syncMsgVersion = .init(major: Int(clamping: major), minor: Int(clamping: minor), patch: Int(clamping: version["patchVersion"]?.intValue ?? 0))
+            app.syncMsgVersion = .init(
+                major: Int(clamping: major), minor: Int(clamping: minor), patch: Int(clamping: version["patchVersion"]?.intValue ?? 0))
         }
         if let icon = body["appIcon"] {
             guard let name = icon["name"]?.stringValue, let encoded = icon["data"]?.stringValue,

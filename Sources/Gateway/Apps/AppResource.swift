@@ -64,7 +64,8 @@ extension GatewayApps {
         let app = state.withLock { $0.apps[id] }
         return AppResource.json(
             id: id, session: session, tracker: session.connection?.tracker ?? SDLAppStateTracker(catalog: options.catalog),
-            core: app?.core ?? options.defaultCore, files: app?.files, lastEventSeq: hub.lastSeq(app: id), expandCapabilities: expandCapabilities
+            core: app?.core ?? options.defaultCore, files: app?.files, lastEventSeq: hub.lastSeq(app: id),
+            expandCapabilities: expandCapabilities
         )
     }
 

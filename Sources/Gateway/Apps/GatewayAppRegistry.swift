@@ -144,4 +144,3 @@ enum AppWaitOutcome: Sendable, Hashable {
     /// The event pump waited for ended.
     case pumpEnded
 }
-

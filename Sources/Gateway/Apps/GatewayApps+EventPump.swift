@@ -76,7 +76,10 @@ extension GatewayApps {
         _ event: (type: String, data: SDLJSON), attachment: ByteBuffer? = nil, id: String, incarnation: UInt64, source: SDLAppSession.Event?
     ) {
         let (type, data) = event
-        let (delivered, dropped) = hub.publish(app: id, incarnation: incarnation, type: type, data: data, attachment: attachment).map { ($0.delivered, $0.dropped) } ?? (0, 0)
+        let (delivered, dropped) =
+            hub.publish(app: id, incarnation: incarnation, type: type, data: data, attachment: attachment).map {
+                ($0.delivered, $0.dropped)
+            } ?? (0, 0)
         var lost = 0
         if case .lost(let count) = source { lost = count }
         GatewayMetrics.published(type: type, delivered: delivered, dropped: dropped, lost: lost)

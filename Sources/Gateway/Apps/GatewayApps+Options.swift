@@ -75,7 +75,9 @@ extension GatewayApps {
 
         /// Whether an app may use the head unit at `core` (scheme, host and port; any path).
         public func allows(_ core: SDLTransportAddress) -> Bool {
-            ([defaultCore] + allowedCores).contains { $0.scheme == core.scheme && $0.host.lowercased() == core.host.lowercased() && $0.port == core.port }
+            ([defaultCore] + allowedCores).contains {
+                $0.scheme == core.scheme && $0.host.lowercased() == core.host.lowercased() && $0.port == core.port
+            }
         }
     }
 }

@@ -18,7 +18,9 @@ extension GatewayApps {
     ///
     /// Requests for one id run one at a time (``KeyedSerializer``): of concurrent PUTs of an id,
     /// one creates the app and the others, after it finished, find it.
-    public func put(id: String, core: SDLTransportAddress?, app: SDLAppConfiguration, wait: Bool = true) async throws(GatewayError) -> PutOutcome {
+    public func put(
+        id: String, core: SDLTransportAddress?, app: SDLAppConfiguration, wait: Bool = true
+    ) async throws(GatewayError) -> PutOutcome {
         let core = core ?? options.defaultCore
         guard options.allows(core) else {
             throw GatewayError(.coreNotAllowed, "core \(core) is not one of the head units this gateway may use (--core, --allow-core)")

@@ -63,7 +63,8 @@ public final class GatewayApps: Service, Sendable {
     let audioRecordingSize: Int
 
     public init(
-        options: Options = Options(), hub: EventHub = EventHub(), imageStoreSize: Int = 16 << 20, audioRecordingSize: Int = 16 << 20, logger: Logger
+        options: Options = Options(), hub: EventHub = EventHub(), imageStoreSize: Int = 16 << 20, audioRecordingSize: Int = 16 << 20,
+        logger: Logger
     ) {
         self.options = options
         self.audioRecordingSize = audioRecordingSize
@@ -75,7 +76,8 @@ public final class GatewayApps: Service, Sendable {
         // The event pump always reads, so a session waits for it rather than losing events: a
         // burst from the head unit is held back by TCP, not dropped (issue "Reliability").
         self.registry = SDLAppRegistry(
-            backoff: options.backoff, shutdownGracePeriod: options.shutdownGracePeriod, eventBufferLimit: Self.sessionEventBufferLimit, logger: logger
+            backoff: options.backoff, shutdownGracePeriod: options.shutdownGracePeriod, eventBufferLimit: Self.sessionEventBufferLimit,
+            logger: logger
         )
         (newApps, newAppsContinuation) = AsyncStream.makeStream()
     }
@@ -145,7 +147,9 @@ public final class GatewayApps: Service, Sendable {
     /// Adds an app and, with `wait`, waits until it registered (or closed, or the wait passed).
     /// A registration the head unit refuses removes the app and throws
     /// ``GatewayError/Code/registrationFailed`` with its reason.
-    public func create(id: String?, core: SDLTransportAddress?, app: SDLAppConfiguration, wait: Bool = true) async throws(GatewayError) -> String {
+    public func create(
+        id: String?, core: SDLTransportAddress?, app: SDLAppConfiguration, wait: Bool = true
+    ) async throws(GatewayError) -> String {
         let core = core ?? options.defaultCore
         guard options.allows(core) else {
             throw GatewayError(.coreNotAllowed, "core \(core) is not one of the head units this gateway may use (--core, --allow-core)")

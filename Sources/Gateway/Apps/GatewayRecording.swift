@@ -49,7 +49,8 @@ public struct GatewayRecording: Sendable, Hashable {
         let micros = SDLTimestamp.microseconds(secondsSince1970: now.timeIntervalSince1970)
         let header = SDLCaptureHeader(app: id, sdlAppID: sdlAppID, headUnit: headUnit, startMicroseconds: micros)
         // A name taken already gets -2, -3 … when the writer creates the file (off the request path).
-        let path = (directory as NSString).appendingPathComponent("\(Self.safeName(id))-\(SDLTimestamp.compact(microsecondsSince1970: micros)).\(Self.fileExtension)")
+        let path = (directory as NSString).appendingPathComponent(
+            "\(Self.safeName(id))-\(SDLTimestamp.compact(microsecondsSince1970: micros)).\(Self.fileExtension)")
         // Made here, in the task that creates the app: a task-local metrics factory (tests) applies.
         let dropped = Counter(label: Self.droppedRecordsMetric)
         return Target(tap: SDLCaptureTap(header: header, limits: limits) { dropped.increment() }, path: path)

@@ -22,12 +22,16 @@ struct RPCExecutor: Sendable {
 
     let apps: GatewayApps
 
-    func send(app id: String, function: String, parameters: SDLJSON, options: SDLRequestOptions = .default) async throws(GatewayError) -> Outcome {
+    func send(
+        app id: String, function: String, parameters: SDLJSON, options: SDLRequestOptions = .default
+    ) async throws(GatewayError) -> Outcome {
         let session = try apps.session(id)
         let catalog = apps.options.catalog
         guard let spec = catalog.function(named: function, messageType: .request) else {
             let requests = catalog.functions.filter { $0.messageType == .request }.map(\.name)
-            throw GatewayError(.unknownFunction, "\(function) is not a request of the RPC spec \(catalog.version)" + SDLSpelling.didYouMean(function, among: requests))
+            throw GatewayError(
+                .unknownFunction,
+                "\(function) is not a request of the RPC spec \(catalog.version)" + SDLSpelling.didYouMean(function, among: requests))
         }
         guard parameters.objectValue != nil else {
             throw GatewayError(.invalidBody, "the parameters of \(function) must be a JSON object")

@@ -25,7 +25,9 @@ public final class Authenticator: Sendable {
     /// The prefix of a token offered as a WebSocket subprotocol.
     public static let bearerSubprotocolPrefix = "bearer."
 
-    public init(tokens: [String: TokenScope], tickets: TicketStore = TicketStore(), failuresPerMinute: Int = GatewayLimits().authFailuresPerMinute) {
+    public init(
+        tokens: [String: TokenScope], tickets: TicketStore = TicketStore(), failuresPerMinute: Int = GatewayLimits().authFailuresPerMinute
+    ) {
         self.tokens = tokens
         self.tickets = tickets
         self.failuresPerMinute = failuresPerMinute
@@ -45,20 +47,30 @@ public final class Authenticator: Sendable {
         guard !tokens.isEmpty else { return Grant(scope: .control, clientKey: address) }
         guard access != .open else { return Grant(scope: nil, clientKey: address) }
         if let wait = failures.wait(address, now: now) {
-            throw GatewayError(.rateLimited, "too many failed authentications from this address (limits.authFailuresPerMinute, \(failuresPerMinute) a minute); retry in \(wait) s", retryAfter: wait)
+            throw GatewayError(
+                .rateLimited,
+                "too many failed authentications from this address (limits.authFailuresPerMinute, \(failuresPerMinute) a minute); retry in \(wait) s",
+                retryAfter: wait)
         }
         let grant: Grant
         switch Self.credential(of: request) {
         case .none:
-            try failed(address, now: now, "send Authorization: Bearer <token>, the WebSocket subprotocol bearer.<token>, or ?ticket= from POST /v1/tickets")
+            try failed(
+                address, now: now,
+                "send Authorization: Bearer <token>, the WebSocket subprotocol bearer.<token>, or ?ticket= from POST /v1/tickets")
         case .otherScheme(let scheme):
             try failed(address, now: now, "Authorization: \(scheme) is not accepted: send Authorization: Bearer <token>")
         case .token(let presented):
-            guard let scope = Self.scope(of: Array(presented.utf8), in: tokens) else { try failed(address, now: now, "the bearer token is not valid") }
+            guard let scope = Self.scope(of: Array(presented.utf8), in: tokens) else {
+                try failed(address, now: now, "the bearer token is not valid")
+            }
             grant = Grant(scope: scope, clientKey: "token:\(Self.fingerprint(Array(presented.utf8)))")
         case .ticket(let value):
             guard Self.takesTickets(request), let ticket = tickets.redeem(value, now: now) else {
-                try failed(address, now: now, "the ticket is not valid: tickets are for the event streams, work once and expire \(tickets.lifetime.nanoseconds / 1_000_000_000) s after POST /v1/tickets")
+                try failed(
+                    address, now: now,
+                    "the ticket is not valid: tickets are for the event streams, work once and expire \(tickets.lifetime.nanoseconds / 1_000_000_000) s after POST /v1/tickets"
+                )
             }
             grant = Grant(scope: ticket.scope, clientKey: ticket.clientKey)
         }
@@ -68,7 +80,10 @@ public final class Authenticator: Sendable {
 
     private func failed(_ address: String, now: NIODeadline, _ detail: String) throws(GatewayError) -> Never {
         if let wait = failures.acquire(address, now: now) {
-            throw GatewayError(.rateLimited, "too many failed authentications from this address (limits.authFailuresPerMinute, \(failuresPerMinute) a minute); retry in \(wait) s", retryAfter: wait)
+            throw GatewayError(
+                .rateLimited,
+                "too many failed authentications from this address (limits.authFailuresPerMinute, \(failuresPerMinute) a minute); retry in \(wait) s",
+                retryAfter: wait)
         }
         throw GatewayError(.unauthorized, detail)
     }
@@ -87,7 +102,8 @@ public final class Authenticator: Sendable {
             guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
                 let scheme = header.prefix { $0 != " " }
                 // Only a scheme's name is echoed, and only a short one of letters.
-                guard scheme.lowercased() != "bearer", (1...20).contains(scheme.count), scheme.allSatisfy({ $0.isASCII && $0.isLetter }) else { return .token("") }
+                guard scheme.lowercased() != "bearer", (1...20).contains(scheme.count), scheme.allSatisfy({ $0.isASCII && $0.isLetter })
+                else { return .token("") }
                 return .otherScheme(Substring(scheme))
             }
             return .token(Substring(header.dropFirst(7).drop(while: { $0 == " " })))

@@ -23,7 +23,8 @@ public struct EventFilter: Sendable, Hashable {
         }
         let types = list(types)
         if let unknown = types?.subtracting(GatewayEvent.types).sorted().first {
-            throw GatewayError(.invalidQuery, "unknown event type \(unknown); known: \(GatewayEvent.types.sorted().joined(separator: ", "))")
+            throw GatewayError(
+                .invalidQuery, "unknown event type \(unknown); known: \(GatewayEvent.types.sorted().joined(separator: ", "))")
         }
         self.init(types: types, names: list(names))
     }

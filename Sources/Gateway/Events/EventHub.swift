@@ -21,7 +21,8 @@ public final class EventHub: Sendable {
         public var ringBytes: Int
 
         public init(
-            ringCapacity: Int = EventRing.defaultCapacity, clientQueueCapacity: Int = EventClientQueue.defaultCapacity, maximumClients: Int = 100,
+            ringCapacity: Int = EventRing.defaultCapacity, clientQueueCapacity: Int = EventClientQueue.defaultCapacity,
+            maximumClients: Int = 100,
             ringBytes: Int = EventRing.defaultByteCapacity
         ) {
             self.ringBytes = ringBytes
@@ -102,7 +103,9 @@ public final class EventHub: Sendable {
             let incarnation = state.nextIncarnation
             state.nextIncarnation += 1
             let after = state.rings[app]?.ring.lastSeq ?? state.retired[app] ?? 0
-            state.rings[app] = AppEvents(ring: EventRing(app: app, capacity: limits.ringCapacity, byteCapacity: limits.ringBytes, after: after), incarnation: incarnation)
+            state.rings[app] = AppEvents(
+                ring: EventRing(app: app, capacity: limits.ringCapacity, byteCapacity: limits.ringBytes, after: after),
+                incarnation: incarnation)
             return incarnation
         }
     }
@@ -110,10 +113,13 @@ public final class EventHub: Sendable {
     /// Records an event of `app` and offers it to every client that wants it. Returns the event,
     /// how many clients it was queued for and how many dropped it.
     @discardableResult
-    public func publish(app: String, type: String, data: SDLJSON, attachment: ByteBuffer? = nil, time: Date = .now) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
+    public func publish(
+        app: String, type: String, data: SDLJSON, attachment: ByteBuffer? = nil, time: Date = .now
+    ) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
         state.withLock { state in
             if state.rings[app] == nil {
-                let ring = EventRing(app: app, capacity: limits.ringCapacity, byteCapacity: limits.ringBytes, after: state.retired[app] ?? 0)
+                let ring = EventRing(
+                    app: app, capacity: limits.ringCapacity, byteCapacity: limits.ringBytes, after: state.retired[app] ?? 0)
                 state.rings[app] = AppEvents(ring: ring, incarnation: 0)
             }
             return Self.publish(app: app, type: type, data: data, attachment: attachment, time: time, state: &state)
@@ -137,7 +143,9 @@ public final class EventHub: Sendable {
         app: String, type: String, data: SDLJSON, attachment: ByteBuffer?, time: Date, state: inout State
     ) -> (event: GatewayEvent, delivered: Int, dropped: Int) {
         // The callers made sure the ring exists.
-        guard var event = state.rings[app]?.ring.append(type: type, data: data, time: time) else { preconditionFailure("no ring for \(app)") }
+        guard var event = state.rings[app]?.ring.append(type: type, data: data, time: time) else {
+            preconditionFailure("no ring for \(app)")
+        }
         event.attachment = attachment
         // Encoded once here; a client whose filter changes the event encodes its own copy.
         if !state.clients.isEmpty { event.encode() }

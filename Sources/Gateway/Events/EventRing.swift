@@ -2,7 +2,8 @@ import Foundation
 import NIOCore
 import SDLProtocol
 
-/// The last ``capacity`` events of one app (fewer when their data passes ``byteCapacity``), numbered from 1, or from `after + 1` for a re-created
+/// The last ``capacity`` events of one app (fewer when their data passes ``byteCapacity``), numbered from 1, or from `after + 1` for a
+/// re-created
 /// app id so that seqs never repeat for an id (docs/architecture.md, Events): what a
 /// client that reconnects with `since=SEQ` (or SSE `Last-Event-ID`) gets back. Pure: time is
 /// passed in.
@@ -35,7 +36,9 @@ public struct EventRing: Sendable {
 
     /// - Parameter after: the seq the first event follows (the last seq of an earlier app with
     ///   this id); the ring starts empty.
-    public init(app: String, capacity: Int = EventRing.defaultCapacity, byteCapacity: Int = EventRing.defaultByteCapacity, after: UInt64 = 0) {
+    public init(
+        app: String, capacity: Int = EventRing.defaultCapacity, byteCapacity: Int = EventRing.defaultByteCapacity, after: UInt64 = 0
+    ) {
         precondition(capacity > 0, "an event ring keeps at least one event")
         self.app = app
         self.capacity = capacity
@@ -71,6 +74,8 @@ public struct EventRing: Sendable {
         guard since < lastSeq else { return (0, []) }
         let missed = firstSeq > since + 1 ? firstSeq - since - 1 : 0
         let start = Int(max(since + 1, firstSeq) - firstSeq)
-        return (missed, ring.dropFirst(start).map { GatewayEvent(seq: $0.seq, time: $0.time, app: app, type: $0.type, data: $0.data.value) })
+        return (
+            missed, ring.dropFirst(start).map { GatewayEvent(seq: $0.seq, time: $0.time, app: app, type: $0.type, data: $0.data.value) }
+        )
     }
 }

@@ -52,7 +52,8 @@ final class WebSocketEventPump: Sendable {
             let encoder = try operations.handler(type: WebSocketFrameEncoder.self)
             let relay = WritabilityRelay()
             try operations.addHandler(relay, position: .before(encoder))
-            let pump = WebSocketEventPump(channel: channel, queue: queue, binaryAudio: binaryAudio, relay: NIOLoopBound(relay, eventLoop: channel.eventLoop))
+            let pump = WebSocketEventPump(
+                channel: channel, queue: queue, binaryAudio: binaryAudio, relay: NIOLoopBound(relay, eventLoop: channel.eventLoop))
             relay.pump = pump
             return pump
         }.get()

@@ -18,7 +18,8 @@ extension GatewayApps {
     public func declaredIDs(ofApp id: String) -> SDLDeclaredIDs? {
         guard let managers = try? managers(id) else { return nil }
         return managers.state.withLock { state in
-            SDLDeclaredIDs(menu: state.menu.accepted, screen: state.screen.accepted, interaction: state.openInteraction, alert: state.openAlert)
+            SDLDeclaredIDs(
+                menu: state.menu.accepted, screen: state.screen.accepted, interaction: state.openInteraction, alert: state.openAlert)
         }
     }
 }

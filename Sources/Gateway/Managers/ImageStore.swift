@@ -34,7 +34,8 @@ final class ImageStore: Sendable {
             let used = others.values.reduce(0) { $0 + $1.bytes.readableBytes }
             guard used + image.bytes.readableBytes <= capacity else {
                 throw GatewayError(
-                    .insufficientStorage, "the image store holds \(used) of \(capacity) bytes; \(name) (\(image.bytes.readableBytes) bytes) does not fit (limits.imageStoreSize)"
+                    .insufficientStorage,
+                    "the image store holds \(used) of \(capacity) bytes; \(name) (\(image.bytes.readableBytes) bytes) does not fit (limits.imageStoreSize)"
                 )
             }
             guard others.count < Self.maximumCount else {
@@ -52,7 +53,9 @@ final class ImageStore: Sendable {
     /// Every image's name, file type and size, by name; the bytes used.
     var list: (images: [(name: String, fileType: String, size: Int)], used: Int) {
         images.withLock { images in
-            let list = images.map { (name: $0.key, fileType: $0.value.fileType, size: $0.value.bytes.readableBytes) }.sorted { $0.name < $1.name }
+            let list = images.map { (name: $0.key, fileType: $0.value.fileType, size: $0.value.bytes.readableBytes) }.sorted {
+                $0.name < $1.name
+            }
             return (list, list.reduce(0) { $0 + $1.size })
         }
     }

@@ -56,15 +56,20 @@ struct ManagerPlanRunner: Sendable {
     }
 
     /// PutFile of an image of the store (not persistent: the store puts it back when needed).
-    private func upload(_ image: ImageStore.Image, named name: String, app id: String, session: SDLAppSession) async throws(GatewayError) -> SDLJSON {
+    private func upload(
+        _ image: ImageStore.Image, named name: String, app id: String, session: SDLAppSession
+    ) async throws(GatewayError) -> SDLJSON {
         do {
             let bytes = image.bytes
             let response = try await session.upload(
                 name: name, fileType: image.fileType, persistent: false, system: false, size: bytes.readableBytes,
-                chunks: AsyncStream { $0.yield(bytes); $0.finish() }, chunkSize: SDLFileUploadPlan.defaultChunkSize
+                chunks: AsyncStream {
+                    $0.yield(bytes); $0.finish()
+                }, chunkSize: SDLFileUploadPlan.defaultChunkSize
             ) { _ in }
             apps.noteFiles(id, added: name, spaceAvailable: response.parameters["spaceAvailable"]?.intValue)
-            let request = SDLPlannedRequest("PutFile", ["syncFileName": .string(name), "fileType": .string(image.fileType), "length": .int(Int64(bytes.readableBytes))])
+            let request = SDLPlannedRequest(
+                "PutFile", ["syncFileName": .string(name), "fileType": .string(image.fileType), "length": .int(Int64(bytes.readableBytes))])
             return Self.sentEntry(request, response: response.parameters)
         } catch let error as SDLClientError {
             throw GatewayError(error)
@@ -114,7 +119,9 @@ struct ManagerPlanRunner: Sendable {
                     continue
                 }
                 guard response["success"]?.boolValue == true else { throw GatewayError.headUnit("SubscribeButton", response: response) }
-                sent.append(["function": "SubscribeButton", "resultCode": response["resultCode"] ?? .null, "parameters": request.parameters])
+                sent.append([
+                    "function": "SubscribeButton", "resultCode": response["resultCode"] ?? .null, "parameters": request.parameters,
+                ])
                 completed += 1
                 continue
             }
@@ -132,7 +139,9 @@ struct ManagerPlanRunner: Sendable {
         do {
             return try await RPCExecutor(apps: apps).send(app: id, function: request.functionName, parameters: request.parameters).response
         } catch {
-            guard let response = error.sdlResponse, let result = response["resultCode"]?.stringValue, answered.contains(result) else { throw error }
+            guard let response = error.sdlResponse, let result = response["resultCode"]?.stringValue, answered.contains(result) else {
+                throw error
+            }
             return response
         }
     }
@@ -146,7 +155,9 @@ struct ManagerPlanRunner: Sendable {
     /// The notifications the app received after `mark` and before the first response to
     /// `function` (the head unit sends a soft button's OnButtonPress before the Alert response
     /// it ends), in order.
-    func notifications(app id: String, after mark: UInt64, until function: String) throws(GatewayError) -> [(name: String, parameters: SDLJSON)] {
+    func notifications(
+        app id: String, after mark: UInt64, until function: String
+    ) throws(GatewayError) -> [(name: String, parameters: SDLJSON)] {
         let entries = try apps.session(id).connection?.tracker.trafficLog.entries(after: mark) ?? []
         var notifications: [(name: String, parameters: SDLJSON)] = []
         for entry in entries where entry.direction == .received {

@@ -33,7 +33,11 @@ struct ManagerRestorer: Sendable {
         }
 
         /// Whether the registrations since the last call all resumed; `nil` when none came.
-        func take() -> Bool? { pending.withLock { value in defer { value = nil }; return value } }
+        func take() -> Bool? {
+            pending.withLock { value in
+                defer { value = nil }; return value
+            }
+        }
 
         func finish() { continuation.finish() }
     }
@@ -41,7 +45,9 @@ struct ManagerRestorer: Sendable {
     /// Restores after each signalled registration until `requests` is finished.
     func run(app id: String, managers: AppManagers, requests: Requests, publish: (SDLJSON) -> Void) async {
         for await _ in requests.signals {
-            guard let resumed = requests.take(), let event = await restore(app: id, managers: managers, headUnitResumed: resumed) else { continue }
+            guard let resumed = requests.take(), let event = await restore(app: id, managers: managers, headUnitResumed: resumed) else {
+                continue
+            }
             publish(event)
         }
     }
@@ -55,7 +61,9 @@ struct ManagerRestorer: Sendable {
                     try await restoreHoldingUpdates(app: id, managers: managers, headUnitResumed: headUnitResumed)
                 }
             }
-            let what = headUnitResumed ? "the screen and media state (the head unit resumed the rest)" : "the screen, media state, menu and voice commands"
+            let what =
+                headUnitResumed
+                ? "the screen and media state (the head unit resumed the rest)" : "the screen, media state, menu and voice commands"
             return ["state": "restored", "detail": .string("put back \(what): \(sent) RPCs"), "sent": .int(Int64(sent))]
         } catch {
             return ["state": "restoreFailed", "detail": .string(error.detail)]
@@ -73,12 +81,14 @@ struct ManagerRestorer: Sendable {
         }
         let resumption: SDLResumption
         do throws(SDLManagerError) {
-            resumption = try all.resumptionPlan(declared, profile: profile, maximumMenuDepth: MenuRoutes.maximumDepth(profile), headUnitResumed: headUnitResumed)
+            resumption = try all.resumptionPlan(
+                declared, profile: profile, maximumMenuDepth: MenuRoutes.maximumDepth(profile), headUnitResumed: headUnitResumed)
         } catch {
             throw GatewayError(error)
         }
         do {
-            let uploads = try await runner.knownFiles(app: id, needing: resumption.plan.files.map { (file: $0, field: "a declared image") }).sent
+            let uploads = try await runner.knownFiles(app: id, needing: resumption.plan.files.map { (file: $0, field: "a declared image") })
+                .sent
             let sent = try await uploads + runner.run(resumption.plan, app: id)
             all.accept(resumption)
             store(all, in: managers)
@@ -97,6 +107,8 @@ struct ManagerRestorer: Sendable {
     }
 
     static func declared(_ state: AppManagers.State) -> SDLDeclaredState {
-        SDLDeclaredState(screen: state.declaredScreen, media: state.declaredMedia, menu: state.declaredMenu, voiceCommands: state.declaredVoiceCommands ?? [])
+        SDLDeclaredState(
+            screen: state.declaredScreen, media: state.declaredMedia, menu: state.declaredMenu,
+            voiceCommands: state.declaredVoiceCommands ?? [])
     }
 }

@@ -6,7 +6,9 @@ import SDLProtocol
 /// the wrong type is a 422 naming its path), written back as declared, and patched by RFC 7396
 /// JSON merge patches.
 enum ScreenDeclaration {
-    static let screenMembers: Set<String> = ["template", "title", "textFields", "mediaTrack", "alignment", "primaryGraphic", "secondaryGraphic", "softButtons"]
+    static let screenMembers: Set<String> = [
+        "template", "title", "textFields", "mediaTrack", "alignment", "primaryGraphic", "secondaryGraphic", "softButtons",
+    ]
     static let buttonMembers: Set<String> = ["id", "states", "state"]
     static let stateMembers: Set<String> = ["name", "text", "image"]
 
@@ -35,7 +37,9 @@ enum ScreenDeclaration {
         if let clock = members["clock"]?.objectValue { issues += unknown(clock, allowed: clockMembers, at: "$.clock") }
         let media = try ManagerDeclaration.decode(SDLMedia.self, from: json, unknownMembers: issues)
         if let clock = media.clock, !(0...215_999).contains(clock.position) || !(0...215_999).contains(clock.duration ?? 0) {
-            throw GatewayError(.invalidParameters, "$.clock: position and duration are seconds from 0 to 215999 (SetMediaClockTimer's StartTime goes to 59:59:59)")
+            throw GatewayError(
+                .invalidParameters,
+                "$.clock: position and duration are seconds from 0 to 215999 (SetMediaClockTimer's StartTime goes to 59:59:59)")
         }
         return media
     }

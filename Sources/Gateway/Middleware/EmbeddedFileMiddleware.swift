@@ -41,7 +41,8 @@ struct EmbeddedFileMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return try await next(request, context)
         }
-        return StoredBytesAnswer.response(file.bytes, size: file.bytes.readableBytes, contentType: file.contentType, etag: file.entityTag, request: request)
+        return StoredBytesAnswer.response(
+            file.bytes, size: file.bytes.readableBytes, contentType: file.contentType, etag: file.entityTag, request: request)
     }
 
     /// The file a URL path names: itself, or the `index.html` of a directory path.

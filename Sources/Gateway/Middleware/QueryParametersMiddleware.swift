@@ -22,7 +22,8 @@ struct QueryParametersMiddleware: RouterMiddleware {
         for (name, _) in request.uri.queryParameters where !operation.query.contains(String(name)) {
             let accepted = operation.query.isEmpty ? "none" : operation.query.sorted().joined(separator: ", ")
             let suggestion = SDLSpelling.didYouMean(String(name), among: operation.query)
-            throw GatewayError(.invalidQuery, "unknown query parameter \"\(name)\"\(suggestion): \(operation.method) \(operation.path) takes \(accepted)")
+            throw GatewayError(
+                .invalidQuery, "unknown query parameter \"\(name)\"\(suggestion): \(operation.method) \(operation.path) takes \(accepted)")
         }
     }
 }

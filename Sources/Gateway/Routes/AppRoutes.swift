@@ -22,7 +22,8 @@ struct AppRoutes: Sendable {
             let id = try context.parameters.decoded("id")
             guard AppCreateBody.isValidID(id) else {
                 throw HTTPProblem(
-                    status: .badRequest, code: "invalid-path", title: "The path is not valid", detail: "the app id must be 1-64 of A-Z a-z 0-9 . _ -"
+                    status: .badRequest, code: "invalid-path", title: "The path is not valid",
+                    detail: "the app id must be 1-64 of A-Z a-z 0-9 . _ -"
                 )
             }
             let expand = try Self.expandsCapabilities(request)
@@ -41,7 +42,8 @@ struct AppRoutes: Sendable {
             return HTTPBody.response(["apps": .array(resources)])
         }
         router.get("v1/apps/:id") { request, context -> Response in
-            HTTPBody.response(try apps.resource(try context.parameters.decoded("id"), expandCapabilities: try Self.expandsCapabilities(request)))
+            HTTPBody.response(
+                try apps.resource(try context.parameters.decoded("id"), expandCapabilities: try Self.expandsCapabilities(request)))
         }
         router.get("v1/apps/:id/capabilities") { _, context -> Response in
             HTTPBody.response(try apps.capabilities(try context.parameters.decoded("id")))

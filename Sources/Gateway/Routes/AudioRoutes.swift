@@ -36,7 +36,8 @@ struct AudioRoutes: Sendable {
             let id = try context.parameters.decoded("id")
             let audio = try executor.apps.audio(id)
             guard var recording = audio.last else {
-                throw GatewayError(.notFound, "app \(id) has recorded nothing yet: send PerformAudioPassThru or POST /v1/apps/\(id)/audio-pass-thru")
+                throw GatewayError(
+                    .notFound, "app \(id) has recorded nothing yet: send PerformAudioPassThru or POST /v1/apps/\(id)/audio-pass-thru")
             }
             // The session saw the recording end (its answer, after the last chunk) while the event
             // pump has not yet: the file waits for the pump rather than miss the last chunks.
@@ -45,7 +46,9 @@ struct AudioRoutes: Sendable {
                 recording = await audio.ended(correlationID: recording.correlationID, within: Self.endWait) ?? recording
             }
             guard let wav = recording.wav else {
-                throw GatewayError(.notFound, "the last recording's format (\(recording.format.samplingRate), \(recording.format.bitsPerSample)) has no WAV form")
+                throw GatewayError(
+                    .notFound,
+                    "the last recording's format (\(recording.format.samplingRate), \(recording.format.bitsPerSample)) has no WAV form")
             }
             var headers = HTTPFields()
             headers[.contentType] = "audio/wav"

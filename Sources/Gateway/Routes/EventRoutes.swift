@@ -57,7 +57,9 @@ struct EventRoutes: Sendable {
         try checkNames(filter)
         var since = try Query.int(request, "since", in: 0...Int64.max).map { UInt64($0) }
         if since == nil, app != nil, let last = request.headers[.lastEventID], let value = UInt64(last) { since = value }
-        guard since == nil || app != nil else { throw GatewayError(.invalidQuery, "since applies to one app's events: use /v1/apps/{id}/events") }
+        guard since == nil || app != nil else {
+            throw GatewayError(.invalidQuery, "since applies to one app's events: use /v1/apps/{id}/events")
+        }
         let binaryAudio: Bool
         switch request.uri.queryParameters.get("audio") {
         case nil, "base64": binaryAudio = false
@@ -71,12 +73,15 @@ struct EventRoutes: Sendable {
     /// `GET …/vehicle-data?names=` requires: a misspelt name is a 422, not a stream that stays quiet.
     func checkNames(_ filter: EventFilter) throws(GatewayError) {
         guard let names = filter.names,
-            let known = apps.options.catalog.function(named: "OnVehicleData", messageType: .notification).map({ Set($0.parameters.map(\.name)) })
+            let known = apps.options.catalog.function(named: "OnVehicleData", messageType: .notification).map({
+                Set($0.parameters.map(\.name))
+            })
         else { return }
         let unknown = names.subtracting(known).sorted()
         guard unknown.isEmpty else {
             throw GatewayError(
-                .invalidParameters, "names: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not vehicle data of the RPC spec",
+                .invalidParameters,
+                "names: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not vehicle data of the RPC spec",
                 issues: unknown.map { "$.\($0): not a parameter of OnVehicleData" }
             )
         }
@@ -86,7 +91,9 @@ struct EventRoutes: Sendable {
     /// by the rule every HTTP request meets (``BrowserOriginRule``; EdgeMiddleware does not see
     /// the WebSocket router's requests).
     func checkOrigin(_ request: Request) throws(GatewayError) {
-        if let refusal = origins.refusal(origin: request.headers[.origin], authority: request.head.authority) { throw GatewayError(refusal) }
+        if let refusal = origins.refusal(origin: request.headers[.origin], authority: request.head.authority) {
+            throw GatewayError(refusal)
+        }
     }
 
     func add(to router: some RouterMethods<GatewayRequestContext>) {
@@ -106,24 +113,32 @@ struct EventRoutes: Sendable {
     }
 
     func addWebSocket(to router: some RouterMethods<GatewayRequestContext>) {
-        router.ws("v1/apps/:id/events", shouldUpgrade: { request, context in
-            try checkOrigin(request)
-            _ = try stream(request, app: try context.parameters.decoded("id"))
-            return .upgrade(Self.upgradeHeaders(request))
-        }) { inbound, outbound, context in
+        router.ws(
+            "v1/apps/:id/events",
+            shouldUpgrade: { request, context in
+                try checkOrigin(request)
+                _ = try stream(request, app: try context.parameters.decoded("id"))
+                return .upgrade(Self.upgradeHeaders(request))
+            }
+        ) { inbound, outbound, context in
             let app = try context.requestContext.parameters.decoded("id")
             try await webSocket(
-                inbound, outbound, channel: context.requestContext.channel, stream: try stream(context.request, app: app), scope: context.requestContext.scope,
+                inbound, outbound, channel: context.requestContext.channel, stream: try stream(context.request, app: app),
+                scope: context.requestContext.scope,
                 clientKey: context.requestContext.clientKey
             )
         }
-        router.ws("v1/events", shouldUpgrade: { request, _ in
-            try checkOrigin(request)
-            _ = try stream(request, app: nil)
-            return .upgrade(Self.upgradeHeaders(request))
-        }) { inbound, outbound, context in
+        router.ws(
+            "v1/events",
+            shouldUpgrade: { request, _ in
+                try checkOrigin(request)
+                _ = try stream(request, app: nil)
+                return .upgrade(Self.upgradeHeaders(request))
+            }
+        ) { inbound, outbound, context in
             try await webSocket(
-                inbound, outbound, channel: context.requestContext.channel, stream: try stream(context.request, app: nil), scope: context.requestContext.scope,
+                inbound, outbound, channel: context.requestContext.channel, stream: try stream(context.request, app: nil),
+                scope: context.requestContext.scope,
                 clientKey: context.requestContext.clientKey
             )
         }
@@ -152,7 +167,9 @@ struct EventRoutes: Sendable {
             throw GatewayError(.notAcceptable, "open a WebSocket or send Accept: text/event-stream")
         }
         let stream = try stream(request, app: app)
-        guard !stream.binaryAudio else { throw GatewayError(.invalidQuery, "audio=binary needs a WebSocket: Server-Sent Events carry text only") }
+        guard !stream.binaryAudio else {
+            throw GatewayError(.invalidQuery, "audio=binary needs a WebSocket: Server-Sent Events carry text only")
+        }
         return stream
     }
 
@@ -208,7 +225,8 @@ struct EventRoutes: Sendable {
     // MARK: WebSocket
 
     private func webSocket(
-        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?, clientKey: String
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?,
+        clientKey: String
     ) async throws {
         let subscription: EventHub.Subscription
         do {
@@ -225,7 +243,9 @@ struct EventRoutes: Sendable {
         // Graceful shutdown ends the queue (EventStreamCloser, before the server is told): once the
         // pump wrote what it held, the stream closes with 1001 (going away).
         try await withGracefulShutdownHandler {
-            try await serveWebSocket(inbound, outbound, channel: channel, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription, open: open)
+            try await serveWebSocket(
+                inbound, outbound, channel: channel, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription,
+                open: open)
         } onGracefulShutdown: {
             subscription.cancel()
         }
@@ -259,7 +279,9 @@ struct EventRoutes: Sendable {
                     try await outbound.write(.text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
                     continue
                 }
-                guard let (id, work) = handle(text, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription) else { continue }
+                guard let (id, work) = handle(text, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription) else {
+                    continue
+                }
                 guard inFlight.enter() else {
                     let busy = GatewayError(.tooManyPendingRequests, "at most \(Self.maximumRPCsInFlight) RPCs at once per WebSocket")
                     try await outbound.write(.text(Self.reply(id: id, busy).serialized()))
@@ -325,15 +347,18 @@ struct EventRoutes: Sendable {
         let executor = RPCExecutor(apps: apps)
         let parameters = message["params"] ?? [:]
         let timeout = message["timeout"]?.intValue
-        return (id, {
-            do {
-                let options = SDLRequestOptions(timeout: timeout.map { .milliseconds($0) })
-                let outcome = try await executor.send(app: app, function: function, parameters: parameters, options: options)
-                return ["id": id ?? .null, "status": 200, "response": outcome.response]
-            } catch {
-                return Self.reply(id: id, GatewayError.from(error))
+        return (
+            id,
+            {
+                do {
+                    let options = SDLRequestOptions(timeout: timeout.map { .milliseconds($0) })
+                    let outcome = try await executor.send(app: app, function: function, parameters: parameters, options: options)
+                    return ["id": id ?? .null, "status": 200, "response": outcome.response]
+                } catch {
+                    return Self.reply(id: id, GatewayError.from(error))
+                }
             }
-        })
+        )
     }
 
     static func reply(id: SDLJSON?, _ error: GatewayError) -> SDLJSON {

@@ -35,13 +35,19 @@ struct FileRoutes: Sendable {
         if !(1...255).contains(name.unicodeScalars.count) { broken.append("a file name has 1...255 characters") }
         if name.contains("/") || name.contains("\\") { broken.append("a file name has no / or \\ (SDL keeps files in one folder)") }
         if name == "." || name == ".." { broken.append("a file name is not . or ..") }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { broken.append("a file name has no control characters") }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            broken.append("a file name has no control characters")
+        }
         guard broken.isEmpty else {
-            throw GatewayError(.invalidParameters, "the file name \"\(name)\" cannot be an SDL syncFileName: \(broken.joined(separator: "; "))", issues: broken)
+            throw GatewayError(
+                .invalidParameters, "the file name \"\(name)\" cannot be an SDL syncFileName: \(broken.joined(separator: "; "))",
+                issues: broken)
         }
     }
 
-    static let fileTypes: Set<String> = ["GRAPHIC_BMP", "GRAPHIC_JPEG", "GRAPHIC_PNG", "AUDIO_WAVE", "AUDIO_MP3", "AUDIO_AAC", "BINARY", "JSON"]
+    static let fileTypes: Set<String> = [
+        "GRAPHIC_BMP", "GRAPHIC_JPEG", "GRAPHIC_PNG", "AUDIO_WAVE", "AUDIO_MP3", "AUDIO_AAC", "BINARY", "JSON",
+    ]
 
     func add(to router: some RouterMethods<GatewayRequestContext>) {
         router.put("v1/apps/:id/files/:name") { request, context -> Response in
@@ -90,7 +96,10 @@ struct FileRoutes: Sendable {
             var headers = HTTPFields()
             headers[.location] = "/v1/apps/\(id)/files/" + PercentEncoding.encode(name)
             return HTTPBody.response(
-                ["name": .string(name), "size": .int(Int64(length)), "chunks": .int(Int64(chunks)), "spaceAvailable": space.map(SDLJSON.int) ?? .null],
+                [
+                    "name": .string(name), "size": .int(Int64(length)), "chunks": .int(Int64(chunks)),
+                    "spaceAvailable": space.map(SDLJSON.int) ?? .null,
+                ],
                 status: .created, headers: headers
             )
         }
@@ -134,7 +143,7 @@ struct FileRoutes: Sendable {
     private func fileRequest(_ id: String, _ function: String, _ parameters: SDLJSON) async throws(GatewayError) -> SDLJSON {
         do {
             return try await RPCExecutor(apps: apps).send(app: id, function: function, parameters: parameters).response
-        } catch where error.code == .headUnitError {
+        } catch  where error.code == .headUnitError {
             var error = error
             error.code = .fileRequestFailed
             throw error

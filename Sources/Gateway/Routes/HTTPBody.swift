@@ -18,7 +18,9 @@ enum HTTPBody {
             return [:]
         }
         guard JSONContentType.accepts(request.headers[.contentType]) else {
-            throw GatewayError(.unsupportedMediaType, "send JSON bodies with Content-Type: application/json (got \(request.headers[.contentType] ?? "none"))")
+            throw GatewayError(
+                .unsupportedMediaType,
+                "send JSON bodies with Content-Type: application/json (got \(request.headers[.contentType] ?? "none"))")
         }
         do {
             return try SDLJSON.parse(buffer)

@@ -17,7 +17,10 @@ struct ImageRoutes: Sendable {
             try FileRoutes.checkFileName(name)
             let fileType = request.uri.queryParameters.get("fileType") ?? FileRoutes.fileType(forName: name)
             guard ImageStore.fileTypes[fileType] != nil else {
-                throw GatewayError(.invalidQuery, "an image is \(ImageStore.fileTypes.keys.sorted().joined(separator: ", ")) (by its name's extension or ?fileType=); \(name) would be \(fileType)")
+                throw GatewayError(
+                    .invalidQuery,
+                    "an image is \(ImageStore.fileTypes.keys.sorted().joined(separator: ", ")) (by its name's extension or ?fileType=); \(name) would be \(fileType)"
+                )
             }
             let limit = min(limits.fileSize, images.capacity)
             let bytes: ByteBuffer
@@ -30,7 +33,8 @@ struct ImageRoutes: Sendable {
             let replaced = try images.put(name, ImageStore.Image(bytes: bytes, fileType: fileType))
             var headers = HTTPFields()
             headers[.location] = "/v1/images/" + PercentEncoding.encode(name)
-            return HTTPBody.response(Self.entry(name, fileType: fileType, size: bytes.readableBytes), status: replaced ? .ok : .created, headers: headers)
+            return HTTPBody.response(
+                Self.entry(name, fileType: fileType, size: bytes.readableBytes), status: replaced ? .ok : .created, headers: headers)
         }
         router.get("v1/images") { _, _ -> Response in
             let (list, used) = images.list

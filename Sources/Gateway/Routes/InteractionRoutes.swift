@@ -120,7 +120,9 @@ struct InteractionRoutes: Sendable {
 
     /// The interaction in `json`, checked strictly (unknown members, wrong types, nulls).
     static func interaction(from json: SDLJSON) throws(GatewayError) -> SDLInteraction {
-        guard let members = json.objectValue else { throw GatewayError(.invalidBody, "an interaction is a JSON object {\"title\", \"choices\": [...]}") }
+        guard let members = json.objectValue else {
+            throw GatewayError(.invalidBody, "an interaction is a JSON object {\"title\", \"choices\": [...]}")
+        }
         var issues = ManagerDeclaration.unknown(members, allowed: interactionMembers, at: "$")
         for (index, choice) in (members["choices"]?.arrayValue ?? []).enumerated() {
             issues += ManagerDeclaration.unknown(choice.objectValue ?? [:], allowed: choiceMembers, at: "$.choices[\(index)]")
@@ -131,7 +133,9 @@ struct InteractionRoutes: Sendable {
 
     /// The alert in `json`, checked strictly.
     static func alert(from json: SDLJSON) throws(GatewayError) -> SDLAlert {
-        guard let members = json.objectValue else { throw GatewayError(.invalidBody, "an alert is a JSON object {\"text\": [...], \"softButtons\": [...]}") }
+        guard let members = json.objectValue else {
+            throw GatewayError(.invalidBody, "an alert is a JSON object {\"text\": [...], \"softButtons\": [...]}")
+        }
         var issues = ManagerDeclaration.unknown(members, allowed: alertMembers, at: "$")
         for (index, button) in (members["softButtons"]?.arrayValue ?? []).enumerated() {
             issues += ManagerDeclaration.unknown(button.objectValue ?? [:], allowed: alertButtonMembers, at: "$.softButtons[\(index)]")

@@ -27,10 +27,11 @@ struct MenuRoutes: Sendable {
         router.put("v1/apps/:id/menu") { request, context -> Response in
             let id = try context.parameters.decoded("id")
             let menu = try Self.menu(from: try await HTTPBody.json(request, limit: limits.bodySize, optional: false))
-            return HTTPBody.response(try await update(id) { manager, profile throws(SDLManagerError) in
-                let update = try manager.plan(menu, profile: profile, maximumDepth: Self.maximumDepth(profile))
-                return (update, { $0.declaredMenu = menu }, ManagerDeclaration.json(menu))
-            })
+            return HTTPBody.response(
+                try await update(id) { manager, profile throws(SDLManagerError) in
+                    let update = try manager.plan(menu, profile: profile, maximumDepth: Self.maximumDepth(profile))
+                    return (update, { $0.declaredMenu = menu }, ManagerDeclaration.json(menu))
+                })
         }
         router.get("v1/apps/:id/voice-commands") { _, context -> Response in
             let managers = try apps.managers(try context.parameters.decoded("id"))
@@ -40,10 +41,11 @@ struct MenuRoutes: Sendable {
         router.put("v1/apps/:id/voice-commands") { request, context -> Response in
             let id = try context.parameters.decoded("id")
             let commands = try Self.voiceCommands(from: try await HTTPBody.json(request, limit: limits.bodySize, optional: false))
-            return HTTPBody.response(try await update(id) { manager, _ throws(SDLManagerError) in
-                let update = try manager.plan(voiceCommands: commands)
-                return (update, { $0.declaredVoiceCommands = commands }, ["voiceCommands": ManagerDeclaration.json(commands)])
-            })
+            return HTTPBody.response(
+                try await update(id) { manager, _ throws(SDLManagerError) in
+                    let update = try manager.plan(voiceCommands: commands)
+                    return (update, { $0.declaredVoiceCommands = commands }, ["voiceCommands": ManagerDeclaration.json(commands)])
+                })
         }
     }
 
@@ -56,7 +58,10 @@ struct MenuRoutes: Sendable {
     /// time, as they share one id counter.
     func update(
         _ id: String,
-        _ plan: @Sendable (inout SDLMenuManager, SDLDisplayProfile) throws(SDLManagerError) -> (SDLMenuManager.Update, @Sendable (inout AppManagers.State) -> Void, SDLJSON)
+        _ plan:
+            @Sendable (inout SDLMenuManager, SDLDisplayProfile) throws(SDLManagerError) -> (
+                SDLMenuManager.Update, @Sendable (inout AppManagers.State) -> Void, SDLJSON
+            )
     ) async throws(GatewayError) -> SDLJSON {
         let managers = try apps.managers(id)
         return try await managers.updates.run("menu") { () async throws(GatewayError) -> SDLJSON in
@@ -111,7 +116,9 @@ struct MenuRoutes: Sendable {
 
     /// The declared voice commands in `json`: `[{"id", "voiceCommands": [...]}]`.
     static func voiceCommands(from json: SDLJSON) throws(GatewayError) -> [SDLVoiceCommand] {
-        guard let list = json.arrayValue else { throw GatewayError(.invalidBody, "the voice commands are a JSON array of {\"id\", \"voiceCommands\"}") }
+        guard let list = json.arrayValue else {
+            throw GatewayError(.invalidBody, "the voice commands are a JSON array of {\"id\", \"voiceCommands\"}")
+        }
         var issues: [String] = []
         for (index, command) in list.enumerated() {
             issues += ManagerDeclaration.unknown(command.objectValue ?? [:], allowed: voiceCommandMembers, at: "$[\(index)]")

@@ -54,21 +54,24 @@ struct RPCRoutes: Sendable {
         router.delete("v1/apps/:id/subscriptions/vehicle-data") { request, context -> Response in
             let started = ContinuousClock.now
             let names = try Self.names(request)
-            return try await subscription("UnsubscribeVehicleData", try context.parameters.decoded("id"), request, started: started) { session, owner in
+            return try await subscription("UnsubscribeVehicleData", try context.parameters.decoded("id"), request, started: started) {
+                session, owner in
                 try await session.unsubscribe(vehicleData: names, owner: owner)
             }
         }
         router.put("v1/apps/:id/subscriptions/buttons/:button") { request, context -> Response in
             let started = ContinuousClock.now
             let button = try context.parameters.decoded("button")
-            return try await subscription("SubscribeButton", try context.parameters.decoded("id"), request, started: started) { session, owner in
+            return try await subscription("SubscribeButton", try context.parameters.decoded("id"), request, started: started) {
+                session, owner in
                 try await session.subscribe(button: button, owner: owner)
             }
         }
         router.delete("v1/apps/:id/subscriptions/buttons/:button") { request, context -> Response in
             let started = ContinuousClock.now
             let button = try context.parameters.decoded("button")
-            return try await subscription("UnsubscribeButton", try context.parameters.decoded("id"), request, started: started) { session, owner in
+            return try await subscription("UnsubscribeButton", try context.parameters.decoded("id"), request, started: started) {
+                session, owner in
                 try await session.unsubscribe(button: button, owner: owner)
             }
         }
@@ -106,7 +109,8 @@ struct RPCRoutes: Sendable {
             members["sent"] = .array(outcome.sent.map(SDLJSON.string))
             response = .object(members)
         }
-        let outcomeTiming = RPCExecutor.Outcome(response: response, correlationID: message.correlationID, headUnitTime: ContinuousClock.now - started)
+        let outcomeTiming = RPCExecutor.Outcome(
+            response: response, correlationID: message.correlationID, headUnitTime: ContinuousClock.now - started)
         return HTTPBody.rpcResponse(outcomeTiming, started: started)
     }
 
@@ -142,7 +146,9 @@ struct RPCRoutes: Sendable {
         var items: [Item]
 
         init(_ body: [String: SDLJSON]) throws(GatewayError) {
-            if let mode = body["mode"], mode.stringValue == nil { throw GatewayError(.invalidBody, "mode must be sequential or concurrent") }
+            if let mode = body["mode"], mode.stringValue == nil {
+                throw GatewayError(.invalidBody, "mode must be sequential or concurrent")
+            }
             switch body["mode"]?.stringValue ?? "sequential" {
             case "sequential": concurrent = false
             case "concurrent": concurrent = true

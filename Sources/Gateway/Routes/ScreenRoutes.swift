@@ -33,9 +33,13 @@ struct ScreenRoutes: Sendable {
             let id = try context.parameters.decoded("id")
             let patch = try await HTTPBody.json(request, limit: limits.bodySize, optional: false)
             guard patch.objectValue != nil else { throw GatewayError(.invalidBody, "a merge patch of the screen is a JSON object") }
-            return HTTPBody.response(try await update(id) { declared, media throws(GatewayError) in
-                (try ScreenDeclaration.screen(from: ScreenDeclaration.mergePatch(declared.map(ScreenDeclaration.json) ?? [:], patch)), media)
-            })
+            return HTTPBody.response(
+                try await update(id) { declared, media throws(GatewayError) in
+                    (
+                        try ScreenDeclaration.screen(
+                            from: ScreenDeclaration.mergePatch(declared.map(ScreenDeclaration.json) ?? [:], patch)), media
+                    )
+                })
         }
         router.get("v1/apps/:id/media") { _, context -> Response in
             let managers = try apps.managers(try context.parameters.decoded("id"))
@@ -47,7 +51,8 @@ struct ScreenRoutes: Sendable {
             let media = try ScreenDeclaration.media(from: try await HTTPBody.json(request, limit: limits.bodySize, optional: false))
             // Core refuses the media buttons and clock of other apps: said before anything is sent.
             guard try apps.session(id).configuration.app.isMediaApplication else {
-                throw GatewayError(.notMediaApp, "app \(id) is not a media app: create it with \"isMediaApplication\": true to declare what it plays")
+                throw GatewayError(
+                    .notMediaApp, "app \(id) is not a media app: create it with \"isMediaApplication\": true to declare what it plays")
             }
             return HTTPBody.response(try await update(id) { screen, _ in (screen ?? SDLScreen(), media) })
         }
@@ -96,7 +101,13 @@ struct ScreenRoutes: Sendable {
             var resource = Self.resource(declared, accepted: accepted).objectValue ?? [:]
             resource["media"] = media.map(ManagerDeclaration.json) ?? .null
             resource["sent"] = .array(sent)
-            resource["warnings"] = .array(plan.warnings.map { ["kind": .string($0.kind.rawValue), "path": .string($0.path), "field": .string($0.field), "message": .string($0.message)] })
+            resource["warnings"] = .array(
+                plan.warnings.map {
+                    [
+                        "kind": .string($0.kind.rawValue), "path": .string($0.path), "field": .string($0.field),
+                        "message": .string($0.message),
+                    ]
+                })
             return .object(resource)
         }
     }
@@ -108,7 +119,9 @@ struct ScreenRoutes: Sendable {
         if let file = screen.secondaryGraphic.flatMap(SDLImageName.dynamicFile) { names.append((file, "$.secondaryGraphic")) }
         for (index, button) in screen.softButtons.enumerated() {
             for (stateIndex, state) in button.states.enumerated() {
-                if let file = state.image.flatMap(SDLImageName.dynamicFile) { names.append((file, "$.softButtons[\(index)].states[\(stateIndex)].image")) }
+                if let file = state.image.flatMap(SDLImageName.dynamicFile) {
+                    names.append((file, "$.softButtons[\(index)].states[\(stateIndex)].image"))
+                }
             }
         }
         return names

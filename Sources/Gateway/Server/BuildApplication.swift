@@ -35,7 +35,9 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) async throws -> (application: some ApplicationProtocol, apps: GatewayApps) {
     let hub = EventHub(limits: configuration.events)
-    let apps = GatewayApps(options: configuration.sessions, hub: hub, imageStoreSize: configuration.limits.imageStoreSize, audioRecordingSize: configuration.limits.audioRecordingSize, logger: logger)
+    let apps = GatewayApps(
+        options: configuration.sessions, hub: hub, imageStoreSize: configuration.limits.imageStoreSize,
+        audioRecordingSize: configuration.limits.audioRecordingSize, logger: logger)
     for startup in configuration.startupApps {
         _ = try await apps.create(id: startup.id, core: startup.core, app: startup.app, wait: false)
     }

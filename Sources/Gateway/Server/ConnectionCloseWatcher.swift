@@ -50,7 +50,9 @@ extension Channel {
     /// the watcher (the in-memory test router), when the channel closes.
     func clientLeft() -> EventLoopFuture<Void> {
         eventLoop.flatSubmit {
-            guard let watcher = try? self.pipeline.syncOperations.handler(type: ConnectionCloseWatcher.self) else { return self.closeFuture }
+            guard let watcher = try? self.pipeline.syncOperations.handler(type: ConnectionCloseWatcher.self) else {
+                return self.closeFuture
+            }
             return watcher.clientLeft(on: self.eventLoop)
         }
     }

@@ -66,7 +66,10 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Seconds until a retry can succeed (429).
     public var retryAfter: Int?
 
-    public init(_ code: Code, _ detail: String, status: HTTPResponse.Status? = nil, resultCode: String? = nil, sdlResponse: SDLJSON? = nil, issues: [String] = [], retryAfter: Int? = nil) {
+    public init(
+        _ code: Code, _ detail: String, status: HTTPResponse.Status? = nil, resultCode: String? = nil, sdlResponse: SDLJSON? = nil,
+        issues: [String] = [], retryAfter: Int? = nil
+    ) {
         self.code = code
         self.detail = detail
         self.status = status ?? Self.status(of: code)
@@ -123,7 +126,8 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         let resultCode = response["resultCode"]?.stringValue ?? "GENERIC_ERROR"
         let info = response["info"]?.stringValue.map { ": \($0)" } ?? ""
         return GatewayError(
-            code, "\(function) answered \(resultCode)\(info)", status: status(ofResultCode: resultCode), resultCode: resultCode, sdlResponse: response
+            code, "\(function) answered \(resultCode)\(info)", status: status(ofResultCode: resultCode), resultCode: resultCode,
+            sdlResponse: response
         )
     }
 
@@ -211,7 +215,8 @@ extension GatewayError: HTTPResponseError {
         var headers = HTTPFields()
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if code == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"sdl-gateway\"" }
-        return HTTPProblem.response(status: status, code: code.rawValue, title: title, detail: detail, extra: problemMembers, headers: headers)
+        return HTTPProblem.response(
+            status: status, code: code.rawValue, title: title, detail: detail, extra: problemMembers, headers: headers)
     }
 }
 

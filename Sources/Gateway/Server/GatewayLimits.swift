@@ -42,7 +42,8 @@ public struct GatewayLimits: Sendable, Hashable, Codable {
 
     public init(
         bodySize: Int = GatewayLimits.defaultBodySize, fileSize: Int = GatewayLimits.defaultFileSize,
-        webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = GatewayLimits.defaultRequestsPerSecond, idleTimeout: Duration = .seconds(60),
+        webSocketMessageSize: Int = 1 << 20, requestsPerSecond: Int = GatewayLimits.defaultRequestsPerSecond,
+        idleTimeout: Duration = .seconds(60),
         authFailuresPerMinute: Int = 20, eventStreamKeepAlive: Duration = .seconds(15), imageStoreSize: Int = 16 << 20,
         requestHeadTimeout: Duration = .seconds(10), minimumBodyRate: Int = 1024, bodyRateGrace: Duration = .seconds(10),
         audioRecordingSize: Int = 16 << 20

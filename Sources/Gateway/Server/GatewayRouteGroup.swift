@@ -13,7 +13,9 @@ public struct GatewayRouteGroup: Sendable {
     /// apps (the simulator's routes take a gateway app id where they take an SDL appID).
     public var addRoutes: @Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void
 
-    public init(path: String, operations: [APIOperation], addRoutes: @escaping @Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void) {
+    public init(
+        path: String, operations: [APIOperation], addRoutes: @escaping @Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void
+    ) {
         self.path = path
         self.operations = operations
         self.addRoutes = addRoutes
@@ -28,7 +30,8 @@ public struct GatewayRouteGroup: Sendable {
         GatewayRouteGroup(path: path, operations: operations) { group, _ in
             for operation in operations {
                 guard let method = HTTPRequest.Method(operation.method) else { continue }
-                let route = operation.path.split(separator: "/").map { $0.hasPrefix("{") ? ":" + $0.dropFirst().dropLast() : $0 }.joined(separator: "/")
+                let route = operation.path.split(separator: "/").map { $0.hasPrefix("{") ? ":" + $0.dropFirst().dropLast() : $0 }.joined(
+                    separator: "/")
                 group.on(RouterPath(route), method: method) { _, _ -> Response in
                     throw GatewayError(.notFound, detail)
                 }

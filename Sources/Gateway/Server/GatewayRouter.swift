@@ -21,7 +21,10 @@ public struct GatewayRouter: Sendable {
     /// One request budget per client, shared by both routers (WebSocket upgrades count too).
     let rateLimit: RateLimitMiddleware
 
-    public init(configuration: GatewayConfiguration, apps: GatewayApps, routeGroups: [GatewayRouteGroup] = [], prometheus: PrometheusCollectorRegistry? = nil) {
+    public init(
+        configuration: GatewayConfiguration, apps: GatewayApps, routeGroups: [GatewayRouteGroup] = [],
+        prometheus: PrometheusCollectorRegistry? = nil
+    ) {
         self.configuration = configuration
         self.apps = apps
         self.routeGroups = routeGroups
@@ -29,7 +32,6 @@ public struct GatewayRouter: Sendable {
         self.authenticator = Authenticator(tokens: configuration.tokens, failuresPerMinute: configuration.limits.authFailuresPerMinute)
         self.rateLimit = RateLimitMiddleware(requestsPerSecond: configuration.limits.requestsPerSecond)
     }
-
 
     var events: EventRoutes {
         EventRoutes(apps: apps, limits: configuration.limits, origins: origins, rateLimit: rateLimit)
@@ -101,11 +103,14 @@ public struct GatewayRouter: Sendable {
     public func makeServer() -> HTTPServerBuilder {
         let webSocketResponder = UpgradeRefusalRecorder(inner: makeWebSocketRouter().buildResponder())
         let bodyRate = MinimumBodyRate.Rule(
-            bytesPerSecond: configuration.limits.minimumBodyRate, grace: TimeAmount(configuration.limits.bodyRateGrace), interval: .seconds(1)
+            bytesPerSecond: configuration.limits.minimumBodyRate, grace: TimeAmount(configuration.limits.bodyRateGrace),
+            interval: .seconds(1)
         )
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(
-                additionalChannelHandlers: [ConnectionCloseWatcher(), MinimumBodyRate(rule: bodyRate, logger: Logger(label: "sdl-gateway"))],
+                additionalChannelHandlers: [
+                    ConnectionCloseWatcher(), MinimumBodyRate(rule: bodyRate, logger: Logger(label: "sdl-gateway")),
+                ],
                 idleTimeout: TimeAmount(configuration.limits.idleTimeout)
             ),
             ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20)))
@@ -116,7 +121,8 @@ public struct GatewayRouter: Sendable {
                 timeout: headTimeout,
                 inner: MalformedHeadAnswerChannel(
                     inner: RefusedUpgradeAnswerChannel(
-                        inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+                        inner: HTTP1WebSocketUpgradeChannel(
+                            responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
                     )
                 )
             )
@@ -136,12 +142,14 @@ public struct GatewayRouter: Sendable {
         APIOperation("DELETE", "/v1/apps/{id}"), APIOperation("GET", "/v1/apps/{id}/capabilities"),
         APIOperation("POST", "/v1/apps/{id}/rpc/{function}", query: ["timeout", "validate", "checkPermissions"]),
         APIOperation("POST", "/v1/apps/{id}/batch"),
-        APIOperation("GET", "/v1/apps/{id}/screen"), APIOperation("PUT", "/v1/apps/{id}/screen"), APIOperation("PATCH", "/v1/apps/{id}/screen"),
+        APIOperation("GET", "/v1/apps/{id}/screen"), APIOperation("PUT", "/v1/apps/{id}/screen"),
+        APIOperation("PATCH", "/v1/apps/{id}/screen"),
         APIOperation("GET", "/v1/apps/{id}/media"), APIOperation("PUT", "/v1/apps/{id}/media"),
         APIOperation("GET", "/v1/apps/{id}/menu"), APIOperation("PUT", "/v1/apps/{id}/menu"),
         APIOperation("GET", "/v1/apps/{id}/voice-commands"), APIOperation("PUT", "/v1/apps/{id}/voice-commands"),
         APIOperation("POST", "/v1/apps/{id}/interactions"), APIOperation("POST", "/v1/apps/{id}/alerts"),
-        APIOperation("GET", "/v1/images"), APIOperation("GET", "/v1/images/{name}"), APIOperation("PUT", "/v1/images/{name}", query: ["fileType"]),
+        APIOperation("GET", "/v1/images"), APIOperation("GET", "/v1/images/{name}"),
+        APIOperation("PUT", "/v1/images/{name}", query: ["fileType"]),
         APIOperation("DELETE", "/v1/images/{name}"),
         APIOperation("GET", "/v1/apps/{id}/vehicle-data", query: ["names"]),
         APIOperation("PUT", "/v1/apps/{id}/subscriptions/vehicle-data", query: ["owner"]),
@@ -149,7 +157,8 @@ public struct GatewayRouter: Sendable {
         APIOperation("PUT", "/v1/apps/{id}/subscriptions/buttons/{button}", query: ["owner"]),
         APIOperation("DELETE", "/v1/apps/{id}/subscriptions/buttons/{button}", query: ["owner"]),
         APIOperation("PUT", "/v1/apps/{id}/files/{name}", query: ["fileType", "persistent", "system", "chunkSize"]),
-        APIOperation("GET", "/v1/apps/{id}/files"), APIOperation("GET", "/v1/apps/{id}/files/{name}"), APIOperation("DELETE", "/v1/apps/{id}/files/{name}"),
+        APIOperation("GET", "/v1/apps/{id}/files"), APIOperation("GET", "/v1/apps/{id}/files/{name}"),
+        APIOperation("DELETE", "/v1/apps/{id}/files/{name}"),
         APIOperation("POST", "/v1/apps/{id}/audio-pass-thru"), APIOperation("GET", "/v1/apps/{id}/audio-pass-thru/last.wav"),
         APIOperation("GET", "/v1/apps/{id}/events", query: ["types", "names", "since", "ticket", "audio"]),
         APIOperation("GET", "/v1/events", query: ["types", "names", "ticket", "audio"]),

@@ -81,7 +81,9 @@ struct UpgradeRefusalRecorder<Inner: HTTPResponder>: HTTPResponder where Inner.C
             response = try await inner.respond(to: request, context: context)
         } catch {
             let problem = GatewayError(.internalError, "the WebSocket upgrade failed").problem
-            await Self.record(HTTPResponse(status: .internalServerError, headerFields: [.contentType: "application/problem+json"]), body: ByteBuffer(bytes: problem.serializedBytes()), on: context.channel)
+            await Self.record(
+                HTTPResponse(status: .internalServerError, headerFields: [.contentType: "application/problem+json"]),
+                body: ByteBuffer(bytes: problem.serializedBytes()), on: context.channel)
             throw error
         }
         guard response.status != .ok else { return response }

@@ -45,9 +45,12 @@ extension SimulatorProfile {
 
     /// The profile object for Core's `hmi_capabilities.json` (table above); `base` gives what
     /// Core's file does not hold.
-    public static func profileDocument(fromCoreCapabilities core: [String: SDLJSON], base: SimulatorProfile = .full) throws(SimulatorProfileError) -> [String: SDLJSON] {
+    public static func profileDocument(
+        fromCoreCapabilities core: [String: SDLJSON], base: SimulatorProfile = .full
+    ) throws(SimulatorProfileError) -> [String: SDLJSON] {
         for key in core.keys.sorted() where !coreCapabilitiesSections.contains(key) {
-            throw SimulatorProfileError(kind: .invalidProfile, path: "$.\(key)", message: "unknown section of SDL Core's hmi_capabilities.json. \(acceptedFormats)")
+            throw SimulatorProfileError(
+                kind: .invalidProfile, path: "$.\(key)", message: "unknown section of SDL Core's hmi_capabilities.json. \(acceptedFormats)")
         }
         func section(_ name: String) throws(SimulatorProfileError) -> [String: SDLJSON] {
             guard let value = core[name] else { return [:] }
@@ -67,20 +70,26 @@ extension SimulatorProfile {
 
         if let value = ui["displayCapabilities"] {
             guard var display = value.objectValue else {
-                throw SimulatorProfileError(kind: .invalidProfile, path: "$.UI.displayCapabilities", message: "expected an object, got \(value.typeName)")
+                throw SimulatorProfileError(
+                    kind: .invalidProfile, path: "$.UI.displayCapabilities", message: "expected an object, got \(value.typeName)")
             }
             var mainWindow: [String: SDLJSON] = [:]
             if let types = display.removeValue(forKey: "imageCapabilities"), types != [] { mainWindow["imageTypeSupported"] = types }
-            if let layouts = display.removeValue(forKey: "menuLayoutsAvailable"), layouts != [] { mainWindow["menuLayoutsAvailable"] = layouts }
+            if let layouts = display.removeValue(forKey: "menuLayoutsAvailable"), layouts != [] {
+                mainWindow["menuLayoutsAvailable"] = layouts
+            }
             if let fields = display["imageFields"]?.arrayValue {
-                display["imageFields"] = .array(fields.map { field in
-                    guard case .object(var members) = field, members["imageTypeSupported"] == nil else { return field }
-                    members["imageTypeSupported"] = coreGraphicTypes
-                    return .object(members)
-                })
+                display["imageFields"] = .array(
+                    fields.map { field in
+                        guard case .object(var members) = field, members["imageTypeSupported"] == nil else { return field }
+                        members["imageTypeSupported"] = coreGraphicTypes
+                        return .object(members)
+                    })
             }
             profile["displayCapabilities"] = .object(display)
-            profile["displays"] = ["windowTypeSupported": [["type": "MAIN", "maximumNumberOfWindows": 1]], "mainWindow": .object(mainWindow)]
+            profile["displays"] = [
+                "windowTypeSupported": [["type": "MAIN", "maximumNumberOfWindows": 1]], "mainWindow": .object(mainWindow),
+            ]
         }
         profile["buttonCapabilities"] = buttons["capabilities"]
         profile["presetBankCapabilities"] = buttons["presetBankCapabilities"]

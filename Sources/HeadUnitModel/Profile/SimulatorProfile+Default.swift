@@ -84,11 +84,15 @@ extension SimulatorProfile {
     }
 
     /// Loads the default profile `resources` holds under `default-profile.json`.
-    static func loadDefault(from resources: [String: [UInt8]], catalog: SDLCatalog = .builtIn) throws(SimulatorProfileError) -> SimulatorProfile {
+    static func loadDefault(
+        from resources: [String: [UInt8]], catalog: SDLCatalog = .builtIn
+    ) throws(SimulatorProfileError) -> SimulatorProfile {
         try loadBuiltIn(.core82, from: resources, catalog: catalog)
     }
 
-    static func loadBuiltIn(_ builtIn: BuiltIn, from resources: [String: [UInt8]], catalog: SDLCatalog = .builtIn) throws(SimulatorProfileError) -> SimulatorProfile {
+    static func loadBuiltIn(
+        _ builtIn: BuiltIn, from resources: [String: [UInt8]], catalog: SDLCatalog = .builtIn
+    ) throws(SimulatorProfileError) -> SimulatorProfile {
         let data = try profileData(builtIn.fileName, from: resources)
         do {
             return try SimulatorProfile(json: data, catalog: catalog)
@@ -105,12 +109,15 @@ extension SimulatorProfile {
         try profileData(defaultResourceFileName, from: resources)
     }
 
-    static func profileData(_ fileName: String, from resources: [String: [UInt8]] = EmbeddedResources.files) throws(SimulatorProfileError) -> Data {
+    static func profileData(
+        _ fileName: String, from resources: [String: [UInt8]] = EmbeddedResources.files
+    ) throws(SimulatorProfileError) -> Data {
         guard let bytes = resources[fileName] else {
             throw SimulatorProfileError(
                 kind: .unreadable,
                 path: "$",
-                message: "\(fileName) is missing from the embedded resources (Resources/\(fileName) of HeadUnitModel); rebuild, or pass --profile FILE"
+                message:
+                    "\(fileName) is missing from the embedded resources (Resources/\(fileName) of HeadUnitModel); rebuild, or pass --profile FILE"
             )
         }
         return Data(bytes)

@@ -45,7 +45,9 @@ public struct SimulatorProfile: Sendable, Hashable {
         public var trim: String?
         public var systemSoftwareVersion: String?
 
-        public init(make: String? = nil, model: String? = nil, modelYear: String? = nil, trim: String? = nil, systemSoftwareVersion: String? = nil) {
+        public init(
+            make: String? = nil, model: String? = nil, modelYear: String? = nil, trim: String? = nil, systemSoftwareVersion: String? = nil
+        ) {
             self.make = make
             self.model = model
             self.modelYear = modelYear
@@ -137,30 +139,36 @@ public struct SimulatorProfile: Sendable, Hashable {
                 throw SimulatorProfileError(kind: .invalidProfile, path: "$.\(key)", message: "missing (a Language such as \"EN-US\")")
             }
             guard let text = value.stringValue, languages?.contains(text) ?? true else {
-                throw SimulatorProfileError(kind: .invalidProfile, path: "$.\(key)", message: "expected a Language such as \"EN-US\", got \(value)")
+                throw SimulatorProfileError(
+                    kind: .invalidProfile, path: "$.\(key)", message: "expected a Language such as \"EN-US\", got \(value)")
             }
             return text
         }
         language = try requireLanguage("language")
         hmiDisplayLanguage = try requireLanguage("hmiDisplayLanguage")
         guard let version = document["syncMsgVersion"] else {
-            throw SimulatorProfileError(kind: .invalidProfile, path: "$.syncMsgVersion", message: "missing (e.g. {\"majorVersion\": 8, \"minorVersion\": 0})")
+            throw SimulatorProfileError(
+                kind: .invalidProfile, path: "$.syncMsgVersion", message: "missing (e.g. {\"majorVersion\": 8, \"minorVersion\": 0})")
         }
         syncMsgVersion = version
 
         if let value = document["supportedLanguages"] {
             guard let items = value.arrayValue, !items.isEmpty else {
-                throw SimulatorProfileError(kind: .invalidProfile, path: "$.supportedLanguages", message: "expected a non-empty array of Language, got \(value.typeName)")
+                throw SimulatorProfileError(
+                    kind: .invalidProfile, path: "$.supportedLanguages",
+                    message: "expected a non-empty array of Language, got \(value.typeName)")
             }
             var list: [String] = []
             for (index, item) in items.enumerated() {
                 guard let text = item.stringValue, languages?.contains(text) ?? true else {
-                    throw SimulatorProfileError(kind: .invalidProfile, path: "$.supportedLanguages[\(index)]", message: "expected a Language, got \(item)")
+                    throw SimulatorProfileError(
+                        kind: .invalidProfile, path: "$.supportedLanguages[\(index)]", message: "expected a Language, got \(item)")
                 }
                 list.append(text)
             }
             for required in [language, hmiDisplayLanguage] where !list.contains(required) {
-                throw SimulatorProfileError(kind: .invalidProfile, path: "$.supportedLanguages", message: "does not contain the profile's language \(required)")
+                throw SimulatorProfileError(
+                    kind: .invalidProfile, path: "$.supportedLanguages", message: "does not contain the profile's language \(required)")
             }
             supportedLanguages = list
         } else {
@@ -169,7 +177,8 @@ public struct SimulatorProfile: Sendable, Hashable {
 
         if let value = document["appDirectoryQuota"] {
             guard case .int(let quota) = value, quota >= 0 else {
-                throw SimulatorProfileError(kind: .invalidProfile, path: "$.appDirectoryQuota", message: "expected an integer ≥ 0, got \(value)")
+                throw SimulatorProfileError(
+                    kind: .invalidProfile, path: "$.appDirectoryQuota", message: "expected an integer ≥ 0, got \(value)")
             }
             appDirectoryQuota = quota
         } else {
@@ -201,7 +210,9 @@ public struct SimulatorProfile: Sendable, Hashable {
         for type in systemCapabilities.keys.sorted() {
             let response: SDLJSON = ["success": true, "resultCode": "SUCCESS", "systemCapability": systemCapabilities[type]!]
             let member = "$.systemCapability.\(Self.systemCapabilityMembers[type]!)"
-            let profilePath = document["systemCapabilities"]?[type] != nil ? "$.systemCapabilities.\(type)" : "$.displays (DISPLAYS built from displayCapabilities)"
+            let profilePath =
+                document["systemCapabilities"]?[type] != nil
+                ? "$.systemCapabilities.\(type)" : "$.displays (DISPLAYS built from displayCapabilities)"
             try Self.check(response, function: "GetSystemCapability", catalog: catalog) { path in
                 path.hasPrefix(member) ? profilePath + path.dropFirst(member.count) : path
             }
@@ -280,11 +291,15 @@ public struct SimulatorProfile: Sendable, Hashable {
         var result: [String: SDLJSON] = [:]
         if let value = document["systemCapabilities"] {
             guard let table = value.objectValue else {
-                throw SimulatorProfileError(kind: .invalidProfile, path: "$.systemCapabilities", message: "expected an object keyed by SystemCapabilityType, got \(value.typeName)")
+                throw SimulatorProfileError(
+                    kind: .invalidProfile, path: "$.systemCapabilities",
+                    message: "expected an object keyed by SystemCapabilityType, got \(value.typeName)")
             }
             for (type, capability) in table {
                 guard let member = systemCapabilityMembers[type] else {
-                    throw SimulatorProfileError(kind: .invalidProfile, path: "$.systemCapabilities.\(type)", message: "not a SystemCapabilityType (\(systemCapabilityMembers.keys.sorted().joined(separator: ", ")))")
+                    throw SimulatorProfileError(
+                        kind: .invalidProfile, path: "$.systemCapabilities.\(type)",
+                        message: "not a SystemCapabilityType (\(systemCapabilityMembers.keys.sorted().joined(separator: ", ")))")
                 }
                 result[type] = ["systemCapabilityType": .string(type), member: capability]
             }
@@ -306,12 +321,15 @@ public struct SimulatorProfile: Sendable, Hashable {
                 throw SimulatorProfileError(kind: .invalidProfile, path: "$.displays", message: "expected an object, got \(value.typeName)")
             }
             for key in displays.keys.sorted() where key != "windowTypeSupported" && key != "mainWindow" {
-                throw SimulatorProfileError(kind: .invalidProfile, path: "$.displays.\(key)", message: "unknown key (windowTypeSupported, mainWindow)")
+                throw SimulatorProfileError(
+                    kind: .invalidProfile, path: "$.displays.\(key)", message: "unknown key (windowTypeSupported, mainWindow)")
             }
             if let types = displays["windowTypeSupported"] { windowTypes = types }
             if let main = displays["mainWindow"] {
                 guard let members = main.objectValue else {
-                    throw SimulatorProfileError(kind: .invalidProfile, path: "$.displays.mainWindow", message: "expected a WindowCapability object, got \(main.typeName)")
+                    throw SimulatorProfileError(
+                        kind: .invalidProfile, path: "$.displays.mainWindow",
+                        message: "expected a WindowCapability object, got \(main.typeName)")
                 }
                 extras = members
             }
@@ -330,7 +348,9 @@ public struct SimulatorProfile: Sendable, Hashable {
     }
 
     /// Throws the first catalog issue of `message`, its path mapped back into the profile.
-    private static func check(_ message: SDLJSON, function: String, catalog: SDLCatalog, profilePath: (String) -> String) throws(SimulatorProfileError) {
+    private static func check(
+        _ message: SDLJSON, function: String, catalog: SDLCatalog, profilePath: (String) -> String
+    ) throws(SimulatorProfileError) {
         let issues: [SDLValidationIssue]
         do {
             issues = try catalog.validate(message, function: function, messageType: .response)

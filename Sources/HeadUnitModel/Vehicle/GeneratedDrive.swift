@@ -119,7 +119,8 @@ public struct GeneratedDrive: Sendable {
         values["rpm"] = VehicleDataValue.integer(rpm, 0...20_000)
         let gearNames = ["PARK", "FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH"]
         values["prndl"] = .string(parked ? "PARK" : "DRIVE")
-        values["gearStatus"] = VehicleDataValue.gearStatus(userSelected: parked ? "PARK" : "DRIVE", actual: gearNames[gear], transmission: "AUTOMATIC")
+        values["gearStatus"] = VehicleDataValue.gearStatus(
+            userSelected: parked ? "PARK" : "DRIVE", actual: gearNames[gear], transmission: "AUTOMATIC")
         values["engineTorque"] = f(Self.torque(speed: speed, acceleration: a.acceleration, gear: gear), -1000...2000, 1)
         values["accPedalPosition"] = f(Self.pedal(kmh: kmh, acceleration: a.acceleration), 0...100, 1)
         values["driverBraking"] = .string(!parked && (a.acceleration < -0.05 || speed < 0.01) ? "YES" : "NO")
@@ -132,7 +133,8 @@ public struct GeneratedDrive: Sendable {
         level += 8
         values["fuelLevel"] = f(level, -6...106, 1)
         values["fuelLevel_State"] = .string(VehicleDataValue.fuelLevelState(level))
-        values["fuelRange"] = VehicleDataValue.fuelRange(level: level, range: level / 100 * fuelCapacity / 7.0 * 100, capacity: fuelCapacity)
+        values["fuelRange"] = VehicleDataValue.fuelRange(
+            level: level, range: level / 100 * fuelCapacity / 7.0 * 100, capacity: fuelCapacity)
         values["instantFuelConsumption"] = f(Self.fuelRate(kmh: kmh, acceleration: a.acceleration) * 1_000_000 / 3600, 0...25_575, 1)
 
         // Position.
@@ -159,17 +161,21 @@ public struct GeneratedDrive: Sendable {
         values["turnSignal"] = .string(a.turning > 0 ? "RIGHT" : a.turning < 0 ? "LEFT" : "OFF")
 
         // Lights and weather.
-        let localHours = ((Double(configuration.startEpochSeconds) + seconds) / 3600 + configuration.utcOffsetHours).truncatingRemainder(dividingBy: 24)
+        let localHours = ((Double(configuration.startEpochSeconds) + seconds) / 3600 + configuration.utcOffsetHours).truncatingRemainder(
+            dividingBy: 24)
         let ambient = Self.ambientLight(localHours: localHours < 0 ? localHours + 24 : localHours)
-        values["headLampStatus"] = VehicleDataValue.headLampStatus(lowBeamsOn: ambient != "DAY", highBeamsOn: ambient == "NIGHT" && kmh > 75, ambientLight: ambient)
+        values["headLampStatus"] = VehicleDataValue.headLampStatus(
+            lowBeamsOn: ambient != "DAY", highBeamsOn: ambient == "NIGHT" && kmh > 75, ambientLight: ambient)
         let temperature = temperatureBase - 3 * (1 - exp(-seconds / 7200)) + 0.4 * sin(2 * .pi * seconds / 900)
         values["externalTemperature"] = f(temperature, -40...100, 1)
-        values["climateData"] = VehicleDataValue.climateData(externalTemperature: temperature, cabinTemperature: 21.5 + 0.3 * sin(2 * .pi * seconds / 600), atmosphericPressure: 1013.2)
+        values["climateData"] = VehicleDataValue.climateData(
+            externalTemperature: temperature, cabinTemperature: 21.5 + 0.3 * sin(2 * .pi * seconds / 600), atmosphericPressure: 1013.2)
         let warm = 6 * (1 - exp(-seconds / 600))
         values["tirePressure"] = VehicleDataValue.tireStatus(pressures: [232 + warm, 233 + warm, 228 + warm, 229 + warm])
 
         // Cabin and body.
-        values["bodyInformation"] = VehicleDataValue.bodyInformation(parkBrakeActive: parked, ignitionStatus: "RUN", doors: Array(repeating: parked ? "CLOSED" : "LOCKED", count: 4))
+        values["bodyInformation"] = VehicleDataValue.bodyInformation(
+            parkBrakeActive: parked, ignitionStatus: "RUN", doors: Array(repeating: parked ? "CLOSED" : "LOCKED", count: 4))
         values["beltStatus"] = VehicleDataValue.beltStatus(driverBuckled: true, passengerBuckled: false)
         values["seatOccupancy"] = VehicleDataValue.seatOccupancy(driver: (true, true), passenger: (false, false))
         values["windowStatus"] = VehicleDataValue.windowStatus(openPercent: [0, 0, 0, 0])
@@ -213,7 +219,8 @@ public struct GeneratedDrive: Sendable {
         for leg in 0..<turns.count {
             let target = rng.uniform(30, 90) / 3.6
             let accelerate = target / rng.uniform(1.3, 2.3)
-            phases.append(Phase(start: t, duration: accelerate, fromSpeed: 0, toSpeed: target, turn: turns[leg], turnDuration: min(accelerate, 6)))
+            phases.append(
+                Phase(start: t, duration: accelerate, fromSpeed: 0, toSpeed: target, turn: turns[leg], turnDuration: min(accelerate, 6)))
             t += accelerate
             let cruise = rng.uniform(12, 40)
             phases.append(Phase(start: t, duration: cruise, fromSpeed: target, toSpeed: target, wander: true))
@@ -264,7 +271,9 @@ public struct GeneratedDrive: Sendable {
             step.distance = previous.distance + ds
             step.east = previous.east + ds * sin(headingMiddle)
             step.north = previous.north + ds * cos(headingMiddle)
-            let litresPerHour = (fuelRate(kmh: previous.speed * 3.6, acceleration: previous.acceleration) + fuelRate(kmh: step.speed * 3.6, acceleration: step.acceleration)) / 2
+            let litresPerHour =
+                (fuelRate(kmh: previous.speed * 3.6, acceleration: previous.acceleration)
+                    + fuelRate(kmh: step.speed * 3.6, acceleration: step.acceleration)) / 2
             step.fuelUsed = previous.fuelUsed + litresPerHour / 3600 * stepSeconds
             table.append(step)
             previous = step

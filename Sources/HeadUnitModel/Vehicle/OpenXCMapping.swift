@@ -136,7 +136,9 @@ public struct OpenXCMapping: Sendable {
             ignition = state
             return data(["bodyInformation": bodyInformation])
         case "door_status":
-            guard let door = value.stringValue.flatMap({ Self.doorIndex[$0.lowercased()] }), let ajar = record.event?.boolValue else { return [] }
+            guard let door = value.stringValue.flatMap({ Self.doorIndex[$0.lowercased()] }), let ajar = record.event?.boolValue else {
+                return []
+            }
             doors[door] = ajar ? "AJAR" : "CLOSED"
             return data(["bodyInformation": bodyInformation])
         case "windshield_wiper_status":

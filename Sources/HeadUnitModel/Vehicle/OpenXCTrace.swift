@@ -120,12 +120,17 @@ public struct OpenXCTrace: Sendable, Hashable {
     }
 
     /// Parses trace text.
-    public init(text: String, maximumLineLength: Int = defaultMaximumLineLength, maximumRecords: Int = defaultMaximumRecords) throws(OpenXCTraceError) {
+    public init(
+        text: String, maximumLineLength: Int = defaultMaximumLineLength, maximumRecords: Int = defaultMaximumRecords
+    ) throws(OpenXCTraceError) {
         try self.init(data: Array(text.utf8), maximumLineLength: maximumLineLength, maximumRecords: maximumRecords)
     }
 
     /// Reads and parses the trace file at `path`; files over `maximumFileSize` bytes are refused.
-    public init(contentsOfFile path: String, maximumFileSize: Int = 64 << 20, maximumLineLength: Int = defaultMaximumLineLength, maximumRecords: Int = defaultMaximumRecords) throws(OpenXCTraceError) {
+    public init(
+        contentsOfFile path: String, maximumFileSize: Int = 64 << 20, maximumLineLength: Int = defaultMaximumLineLength,
+        maximumRecords: Int = defaultMaximumRecords
+    ) throws(OpenXCTraceError) {
         let data: Data
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)

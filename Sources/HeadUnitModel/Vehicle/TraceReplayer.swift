@@ -30,7 +30,10 @@ public struct TraceReplayer: Sendable {
     /// - Parameters:
     ///   - speedFactor: trace seconds per elapsed second; must be finite and positive.
     ///   - baseline: values the car has before the trace says otherwise.
-    public init(trace: OpenXCTrace, speedFactor: Double = 1, loops: Bool = false, loopGap: Duration = .seconds(1), baseline: VehicleDataSnapshot = VehicleDataSnapshot()) {
+    public init(
+        trace: OpenXCTrace, speedFactor: Double = 1, loops: Bool = false, loopGap: Duration = .seconds(1),
+        baseline: VehicleDataSnapshot = VehicleDataSnapshot()
+    ) {
         precondition(speedFactor.isFinite && speedFactor > 0, "the trace speed factor must be positive")
         self.trace = trace
         self.speedFactor = speedFactor

@@ -126,7 +126,9 @@ public enum VehicleDataValue {
 
     /// BodyInformation. `doors` are DoorStatusType names (`CLOSED`, `LOCKED`, `AJAR`) for the
     /// cells of ``doorGrids`` in order; `nil` entries are left out.
-    public static func bodyInformation(parkBrakeActive: Bool, ignitionStatus: String, ignitionStable: Bool = true, doors: [String?] = []) -> SDLJSON {
+    public static func bodyInformation(
+        parkBrakeActive: Bool, ignitionStatus: String, ignitionStable: Bool = true, doors: [String?] = []
+    ) -> SDLJSON {
         var body: [String: SDLJSON] = [
             "parkBrakeActive": .bool(parkBrakeActive),
             "ignitionStableStatus": .string(ignitionStable ? "IGNITION_SWITCH_STABLE" : "IGNITION_SWITCH_NOT_STABLE"),
@@ -189,17 +191,22 @@ public enum VehicleDataValue {
 
     /// ClimateData in degrees Celsius and mbar.
     public static func climateData(externalTemperature: Double, cabinTemperature: Double?, atmosphericPressure: Double?) -> SDLJSON {
-        var climate: [String: SDLJSON] = ["externalTemperature": ["unit": "CELSIUS", "value": float(externalTemperature, -273...1000, decimals: 1)]]
-        if let cabinTemperature { climate["cabinTemperature"] = ["unit": "CELSIUS", "value": float(cabinTemperature, -273...1000, decimals: 1)] }
+        var climate: [String: SDLJSON] = [
+            "externalTemperature": ["unit": "CELSIUS", "value": float(externalTemperature, -273...1000, decimals: 1)]
+        ]
+        if let cabinTemperature {
+            climate["cabinTemperature"] = ["unit": "CELSIUS", "value": float(cabinTemperature, -273...1000, decimals: 1)]
+        }
         if let atmosphericPressure { climate["atmosphericPressure"] = float(atmosphericPressure, 0...2000, decimals: 1) }
         return .object(climate)
     }
 
     /// WindowStatus for the four door windows, `openPercent` each (0 = closed).
     public static func windowStatus(openPercent: [Int64]) -> SDLJSON {
-        .array(zip(doorGrids, openPercent).map { grid, open in
-            ["location": grid, "state": ["approximatePosition": .int(min(max(open, 0), 100)), "deviation": 0]]
-        })
+        .array(
+            zip(doorGrids, openPercent).map { grid, open in
+                ["location": grid, "state": ["approximatePosition": .int(min(max(open, 0), 100)), "deviation": 0]]
+            })
     }
 
     /// SeatOccupancy for the two front seats.

@@ -35,7 +35,8 @@ extension HeadUnit {
         try requireEnum(hmiLevel, "HMILevel", field: "hmiLevel")
         try requireEnum(audioStreamingState, "AudioStreamingState", field: "audioStreamingState")
         try requireEnum(systemContext, "SystemContext", field: "systemContext")
-        setHMIStatus(session: app.sessionID, hmiLevel: hmiLevel, audioStreamingState: audioStreamingState, systemContext: systemContext, now: now)
+        setHMIStatus(
+            session: app.sessionID, hmiLevel: hmiLevel, audioStreamingState: audioStreamingState, systemContext: systemContext, now: now)
         return takeActions()
     }
 
@@ -74,7 +75,9 @@ extension HeadUnit {
     }
 
     /// `POST /apps/{appID}/commands/{cmdID}`: the user picks a menu item or says its VR command.
-    public mutating func triggerCommand(appID: String, commandID: Int64, triggerSource: String, now: NIODeadline) throws(SimulatorControlError) -> [HeadUnitAction] {
+    public mutating func triggerCommand(
+        appID: String, commandID: Int64, triggerSource: String, now: NIODeadline
+    ) throws(SimulatorControlError) -> [HeadUnitAction] {
         let app = try requireApp(appID)
         try requireEnum(triggerSource, "TriggerSource", field: "triggerSource")
         guard app.commands[commandID] != nil else {
@@ -155,7 +158,8 @@ extension HeadUnit {
             for index in 0..<count {
                 if let ratePerSecond {
                     let offset = TimeAmount.nanoseconds(Int64(Double(index) / ratePerSecond * 1e9))
-                    _ = timers.schedule(at: now + offset, .notification(session: app.sessionID, name: function.name, parameters: .object(parameters)))
+                    _ = timers.schedule(
+                        at: now + offset, .notification(session: app.sessionID, name: function.name, parameters: .object(parameters)))
                 } else {
                     notify(function.name, parameters, to: app.sessionID, now: now)
                 }

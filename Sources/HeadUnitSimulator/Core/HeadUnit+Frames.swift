@@ -145,7 +145,8 @@ extension HeadUnit {
         }
     }
 
-    mutating func handleStartService(_ start: SDLControlMessage.StartService, header: SDLFrameHeader, on id: ConnectionID, now: NIODeadline) {
+    mutating func handleStartService(_ start: SDLControlMessage.StartService, header: SDLFrameHeader, on id: ConnectionID, now: NIODeadline)
+    {
         switch header.serviceType {
         case .rpc:
             guard header.sessionID == 0 else {
@@ -272,19 +273,24 @@ extension HeadUnit {
     mutating func nak(_ header: SDLFrameHeader, on id: ConnectionID, reason: String, rejected: [String]?) {
         let showsReason = header.version >= 5
         let message = SDLControlMessage.startServiceNAK(.init(rejectedParams: rejected, reason: showsReason ? reason : nil))
-        write(message.makeFrame(version: header.version, serviceType: header.serviceType, sessionID: header.sessionID, messageID: header.messageID), to: id)
+        write(
+            message.makeFrame(
+                version: header.version, serviceType: header.serviceType, sessionID: header.sessionID, messageID: header.messageID), to: id)
     }
 
     mutating func endNAK(_ header: SDLFrameHeader, on id: ConnectionID, reason: String, rejected: [String]?) {
         let negotiated = sessions[header.sessionID]?.protocolVersion
         let showsReason = negotiated.map { $0 >= SDLVersion(5, 3, 0) } ?? false
-        let message = SDLControlMessage.endServiceNAK(.init(rejectedParams: header.version >= 5 ? rejected : nil, reason: showsReason ? reason : nil))
+        let message = SDLControlMessage.endServiceNAK(
+            .init(rejectedParams: header.version >= 5 ? rejected : nil, reason: showsReason ? reason : nil))
         var messageID = header.messageID
         if var session = sessions[header.sessionID] {
             messageID = session.takeMessageID()
             sessions[header.sessionID] = session
         }
-        write(message.makeFrame(version: header.version, serviceType: header.serviceType, sessionID: header.sessionID, messageID: messageID), to: id)
+        write(
+            message.makeFrame(version: header.version, serviceType: header.serviceType, sessionID: header.sessionID, messageID: messageID),
+            to: id)
     }
 
     /// Ends an SDL session: the app (if any) is gone, its session id returns to the pool.

@@ -32,7 +32,9 @@ extension HeadUnit {
     /// their mandatory response parameters.
     static let handlers: [String: RequestHandler] = {
         var all: [String: RequestHandler] = [:]
-        for group in [registrationHandlers, screenHandlers, interactionHandlers, menuHandlers, fileHandlers, subscriptionHandlers, otherHandlers] {
+        for group in [
+            registrationHandlers, screenHandlers, interactionHandlers, menuHandlers, fileHandlers, subscriptionHandlers, otherHandlers,
+        ] {
             all.merge(group) { first, _ in first }
         }
         return all
@@ -69,12 +71,16 @@ extension HeadUnit {
             if let connection = sessions[sessionID]?.connection { markMalformed(connection, error.detail, now: now) }
             return
         }
-        respond(to: sessionID, functionID: word & SDLRPCMessage.maximumFunctionID, correlationID: correlationID, resultCode: "INVALID_DATA", info: "Invalid JSON: \(error.detail)", now: now)
+        respond(
+            to: sessionID, functionID: word & SDLRPCMessage.maximumFunctionID, correlationID: correlationID, resultCode: "INVALID_DATA",
+            info: "Invalid JSON: \(error.detail)", now: now)
     }
 
     mutating func handleRequest(_ rpc: SDLRPCMessage, session sessionID: UInt8, now: NIODeadline) {
         guard let function = catalog.function(id: rpc.functionID, messageType: .request) else {
-            respond(to: sessionID, functionID: rpc.functionID, correlationID: rpc.correlationID, resultCode: "UNSUPPORTED_REQUEST", info: "Module does not recognize this function id", now: now)
+            respond(
+                to: sessionID, functionID: rpc.functionID, correlationID: rpc.correlationID, resultCode: "UNSUPPORTED_REQUEST",
+                info: "Module does not recognize this function id", now: now)
             return
         }
         let request = Request(
@@ -135,7 +141,9 @@ extension HeadUnit {
             reply = .success()
         }
         if case .result(let code, let info, let parameters) = reply {
-            respond(to: sessionID, functionID: rpc.functionID, correlationID: rpc.correlationID, resultCode: code, info: info, parameters: parameters, now: now)
+            respond(
+                to: sessionID, functionID: rpc.functionID, correlationID: rpc.correlationID, resultCode: code, info: info,
+                parameters: parameters, now: now)
         }
         sendPendingHashChanges(now: now)
     }

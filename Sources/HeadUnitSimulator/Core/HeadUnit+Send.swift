@@ -70,12 +70,17 @@ extension HeadUnit {
         params["success"] = .bool(success)
         params["resultCode"] = .string(resultCode)
         if let info { params["info"] = .string(info) }
-        send(SDLRPCMessage(rpcType: .response, functionID: functionID, correlationID: correlationID, parameters: .object(params), bulkData: bulkData), to: sessionID, now: now)
+        send(
+            SDLRPCMessage(
+                rpcType: .response, functionID: functionID, correlationID: correlationID, parameters: .object(params), bulkData: bulkData),
+            to: sessionID, now: now)
     }
 
     /// Sends a notification by name with Core's correlation id 0xFFFFFFFF (docs/protocol.md §k),
     /// if the app's policy allows it at its HMI level.
-    mutating func notify(_ name: String, _ parameters: [String: SDLJSON], to sessionID: UInt8, now: NIODeadline, bulkData: ByteBuffer? = nil) {
+    mutating func notify(
+        _ name: String, _ parameters: [String: SDLJSON], to sessionID: UInt8, now: NIODeadline, bulkData: ByteBuffer? = nil
+    ) {
         guard let functionID = catalog.functionID(named: name) else { return }
         if let app = apps[sessionID], !configuration.policy.isAllowed(name, messageType: .notification, hmiLevel: app.hmiLevel) {
             return

@@ -96,7 +96,9 @@ extension HeadUnit {
 
     /// `PUT /vehicle-data`: overrides values (checked against OnVehicleData); `null` removes an
     /// override. Subscribed apps get the new values at once.
-    public mutating func overrideVehicleData(_ values: [String: SDLJSON], now: NIODeadline) throws(SimulatorControlError) -> [HeadUnitAction] {
+    public mutating func overrideVehicleData(
+        _ values: [String: SDLJSON], now: NIODeadline
+    ) throws(SimulatorControlError) -> [HeadUnitAction] {
         let set = values.filter { $0.value != .null }
         let issues = (try? catalog.validate(.object(set), function: "OnVehicleData", messageType: .notification)) ?? []
         if let issue = issues.first {

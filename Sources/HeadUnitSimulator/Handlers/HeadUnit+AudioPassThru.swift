@@ -34,10 +34,14 @@ extension HeadUnit {
                 )
             else { return .refused(.result("INVALID_DATA", info: "Unknown samplingRate or bitsPerSample")) }
             let maxDuration = Int(params["maxDuration"]?.intValue ?? 0)
-            let chunkTimer = unit.timers.schedule(at: request.now + unit.audioPassThruChunkInterval, .audioPassThruChunk(session: request.sessionID))
-            let endTimer = unit.timers.schedule(at: request.now + unit.configuration.scaled(milliseconds: Int64(maxDuration)), .audioPassThruEnd(session: request.sessionID))
+            let chunkTimer = unit.timers.schedule(
+                at: request.now + unit.audioPassThruChunkInterval, .audioPassThruChunk(session: request.sessionID))
+            let endTimer = unit.timers.schedule(
+                at: request.now + unit.configuration.scaled(milliseconds: Int64(maxDuration)), .audioPassThruEnd(session: request.sessionID)
+            )
             app.audioPassThru = AudioPassThruState(
-                correlationID: request.correlationID, functionID: request.functionID, chunkTimer: chunkTimer, endTimer: endTimer, chunksSent: 0,
+                correlationID: request.correlationID, functionID: request.functionID, chunkTimer: chunkTimer, endTimer: endTimer,
+                chunksSent: 0,
                 tone: tone, maxDuration: maxDuration, start: request.now
             )
             return .done { unit in

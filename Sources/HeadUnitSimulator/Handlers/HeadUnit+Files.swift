@@ -122,11 +122,15 @@ extension HeadUnit {
         let othersStored = fileStorageUsed - (existing?.storageSize ?? 0)
         if othersStored + newStorage > configuration.fileStorageLimit {
             let free = max(configuration.fileStorageLimit - othersStored, 0)
-            return refuse("OUT_OF_MEMORY", "The head unit's file storage is full: \(name) needs \(newStorage) bytes, \(free) of \(configuration.fileStorageLimit) are free")
+            return refuse(
+                "OUT_OF_MEMORY",
+                "The head unit's file storage is full: \(name) needs \(newStorage) bytes, \(free) of \(configuration.fileStorageLimit) are free"
+            )
         }
         var file: StoredFile
         if offset == 0 {
-            file = StoredFile(fileType: fileType, isPersistent: isPersistent, isSystemFile: isSystemFile, bytes: data, declaredLength: declaredLength)
+            file = StoredFile(
+                fileType: fileType, isPersistent: isPersistent, isSystemFile: isSystemFile, bytes: data, declaredLength: declaredLength)
         } else {
             file = existing!
             existing = nil  // `file` alone holds the bytes: the chunk is appended without a copy
@@ -157,7 +161,9 @@ extension HeadUnit {
             let name = request.parameters["syncFileName"]?.stringValue ?? ""
             guard let file = app.files[name], !file.isSystemFile else {
                 // Core 8.2 tells the space left even when it refuses (docs/protocol.md §k).
-                return .refused(.result("REJECTED", info: "File \(name) does not exist", parameters: ["spaceAvailable": .int(unit.spaceAvailable(app))]))
+                return .refused(
+                    .result("REJECTED", info: "File \(name) does not exist", parameters: ["spaceAvailable": .int(unit.spaceAvailable(app))])
+                )
             }
             app.files[name] = nil
             unit.fileStorageUsed -= file.storageSize

@@ -88,8 +88,10 @@ extension HeadUnit {
                 return .refused(.result("REJECTED", info: "The HMI is busy with a \(open.function) of this app"))
             }
             let parameters = SDLJSON.object(request.parameters)
-            let delay = unit.configuration.scaled(milliseconds: InteractionDuration.milliseconds(of: request.function, parameters: parameters))
-            let timer = unit.timers.schedule(at: request.now + delay, .finishInteraction(session: request.sessionID, correlationID: request.correlationID))
+            let delay = unit.configuration.scaled(
+                milliseconds: InteractionDuration.milliseconds(of: request.function, parameters: parameters))
+            let timer = unit.timers.schedule(
+                at: request.now + delay, .finishInteraction(session: request.sessionID, correlationID: request.correlationID))
             app.openInteraction = OpenInteraction(
                 function: request.function, functionID: request.functionID, correlationID: request.correlationID,
                 parameters: parameters, timer: timer
@@ -111,7 +113,9 @@ extension HeadUnit {
 
     /// Ends the app's open interaction: answers it, clears the overlay, and brings the system
     /// context back to MAIN.
-    mutating func closeInteraction(session sessionID: UInt8, resultCode: String, info: String? = nil, parameters: [String: SDLJSON], now: NIODeadline) {
+    mutating func closeInteraction(
+        session sessionID: UInt8, resultCode: String, info: String? = nil, parameters: [String: SDLJSON], now: NIODeadline
+    ) {
         guard var app = apps[sessionID], let open = app.openInteraction else { return }
         timers.cancel(open.timer)
         app.openInteraction = nil
@@ -120,7 +124,9 @@ extension HeadUnit {
         if Self.systemContext(of: open.function, parameters: open.parameters) != nil {
             setHMIStatus(session: sessionID, systemContext: "MAIN", now: now)
         }
-        respond(to: sessionID, functionID: open.functionID, correlationID: open.correlationID, resultCode: resultCode, info: info, parameters: parameters, now: now)
+        respond(
+            to: sessionID, functionID: open.functionID, correlationID: open.correlationID, resultCode: resultCode, info: info,
+            parameters: parameters, now: now)
     }
 
     /// A soft button of the app's open Alert, SubtleAlert or ScrollableMessage was pressed: the
@@ -166,13 +172,16 @@ extension HeadUnit {
         if let cancelID = request.parameters["cancelID"]?.intValue, open.parameters["cancelID"]?.intValue != cancelID {
             return .result("IGNORED", info: "The open \(name) has another cancelID")
         }
-        closeInteraction(session: request.sessionID, resultCode: "ABORTED", info: "Cancelled by CancelInteraction", parameters: [:], now: request.now)
+        closeInteraction(
+            session: request.sessionID, resultCode: "ABORTED", info: "Cancelled by CancelInteraction", parameters: [:], now: request.now)
         return .success()
     }
 
     /// `POST /apps/{appID}/interaction`: the user answers the app's open interaction now (its
     /// timer is cancelled). Returns the response parameters sent to the app.
-    public mutating func answerInteraction(appID: String, _ answer: InteractionAnswer, now: NIODeadline) throws(SimulatorControlError) -> (SDLJSON, [HeadUnitAction]) {
+    public mutating func answerInteraction(
+        appID: String, _ answer: InteractionAnswer, now: NIODeadline
+    ) throws(SimulatorControlError) -> (SDLJSON, [HeadUnitAction]) {
         let app = try requireApp(appID)
         guard let open = app.openInteraction else {
             throw SimulatorControlError(.noOpenInteraction, "App \(appID) shows no interaction")
@@ -206,7 +215,9 @@ extension HeadUnit {
                 let ids = open.parameters["interactionChoiceSetIDList"]?.arrayValue?.compactMap(\.intValue) ?? []
                 let choices = ids.flatMap { app.choiceSets[$0]?["choiceSet"]?.arrayValue?.compactMap { $0["choiceID"]?.intValue } ?? [] }
                 guard choices.contains(choiceID) else {
-                    throw SimulatorControlError(.invalidValue, "choiceID \(choiceID) is not in the choice sets shown (\(choices.map(String.init).joined(separator: ", ")))")
+                    throw SimulatorControlError(
+                        .invalidValue,
+                        "choiceID \(choiceID) is not in the choice sets shown (\(choices.map(String.init).joined(separator: ", ")))")
                 }
                 guard success else {
                     throw SimulatorControlError(.invalidValue, "A choice can only be answered with a successful result code")

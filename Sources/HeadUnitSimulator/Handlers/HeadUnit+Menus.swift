@@ -50,7 +50,8 @@ extension HeadUnit {
             if lowered.count != vrCommands.count {
                 return .refused(.result("DUPLICATE_NAME", info: "vrCommands repeats a name"))
             }
-            let existingVR = Set(app.commands.values.flatMap { $0["vrCommands"]?.arrayValue?.compactMap { $0.stringValue?.lowercased() } ?? [] })
+            let existingVR = Set(
+                app.commands.values.flatMap { $0["vrCommands"]?.arrayValue?.compactMap { $0.stringValue?.lowercased() } ?? [] })
             if let clash = lowered.first(where: existingVR.contains) {
                 return .refused(.result("DUPLICATE_NAME", info: "Another command already has the VR command \(clash)"))
             }

@@ -85,7 +85,8 @@ extension HeadUnit {
         }
         apps[request.sessionID] = app
         let response = profile.registerAppInterfaceResponse(
-            resultCode: resultCode, info: info, appSyncMsgVersion: params["syncMsgVersion"], iconResumed: resumed != nil && app.iconFile != nil
+            resultCode: resultCode, info: info, appSyncMsgVersion: params["syncMsgVersion"],
+            iconResumed: resumed != nil && app.iconFile != nil
         )
         respond(
             to: request.sessionID, functionID: request.functionID, correlationID: request.correlationID,

@@ -67,7 +67,9 @@ extension HeadUnit {
             }
             if let configuration = params["templateConfiguration"]?.objectValue {
                 let template = configuration["template"]?.stringValue ?? ""
-                if let refusal = unit.applyTemplate(template, day: configuration["dayColorScheme"], night: configuration["nightColorScheme"], to: &app) {
+                if let refusal = unit.applyTemplate(
+                    template, day: configuration["dayColorScheme"], night: configuration["nightColorScheme"], to: &app)
+                {
                     return .refused(.result("REJECTED", info: refusal))
                 }
             }
@@ -97,7 +99,8 @@ extension HeadUnit {
         let dayChanged = day != nil && app.screen.dayColorScheme != nil && day != app.screen.dayColorScheme
         let nightChanged = night != nil && app.screen.nightColorScheme != nil && night != app.screen.nightColorScheme
         guard dayChanged || nightChanged else { return nil }
-        return "Using SetDisplayLayout to change the color scheme may only be done once. However, the color scheme can be changed if the layout is also changed."
+        return
+            "Using SetDisplayLayout to change the color scheme may only be done once. However, the color scheme can be changed if the layout is also changed."
     }
 
     // MARK: - SetDisplayLayout

@@ -20,7 +20,8 @@ extension HeadUnit {
     mutating func respondFailure(_ request: Request, _ code: String, info: String) -> Reply {
         let params: [String: SDLJSON] = ["success": false, "resultCode": .string(code), "info": .string(info)]
         send(
-            SDLRPCMessage(rpcType: .response, functionID: request.functionID, correlationID: request.correlationID, parameters: .object(params)),
+            SDLRPCMessage(
+                rpcType: .response, functionID: request.functionID, correlationID: request.correlationID, parameters: .object(params)),
             to: request.sessionID, now: request.now
         )
         return .later
@@ -44,7 +45,8 @@ extension HeadUnit {
             if !app.isMediaApplication && SubscriptionVehicleData.mediaOnlyButtons.contains(name) {
                 return .refused(.result("REJECTED", info: "Subscribing to \(name) is allowed for media apps only"))
             }
-            let available = unit.configuration.profile.document["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+            let available =
+                unit.configuration.profile.document["buttonCapabilities"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
             if !available.contains(name) {
                 return .refused(unit.respondFailure(request, "UNSUPPORTED_RESOURCE", info: "The head unit has no \(name) button"))
             }

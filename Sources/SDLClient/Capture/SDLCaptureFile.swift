@@ -31,7 +31,11 @@ public enum SDLCaptureFile {
                         bytes.writeSDLCaptureRecord(record)
                         if let dropped = record.droppedCount {
                             droppedLogged += Int(dropped)
-                            logger.warning("capture records dropped: the disk is slower than the link", metadata: metadata.merging(["capture.dropped": "\(dropped)", "capture.droppedTotal": "\(droppedLogged)"]) { $1 })
+                            logger.warning(
+                                "capture records dropped: the disk is slower than the link",
+                                metadata: metadata.merging(["capture.dropped": "\(dropped)", "capture.droppedTotal": "\(droppedLogged)"]) {
+                                    $1
+                                })
                         }
                     }
                     try await append(bytes, to: handle, threadPool: threadPool)
@@ -44,7 +48,8 @@ public enum SDLCaptureFile {
             try await threadPool.runIfActive { try handle.close() }
             logger.info("capture file closed", metadata: metadata.merging(["capture.records": "\(written)"]) { $1 })
         } catch {
-            logger.error("cannot write the capture file; recording of this app stops", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            logger.error(
+                "cannot write the capture file; recording of this app stops", metadata: metadata.merging(["error": "\(error)"]) { $1 })
             tap.finish()
             while await tap.nextBatch() != nil {}
         }

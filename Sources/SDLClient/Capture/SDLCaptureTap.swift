@@ -45,7 +45,8 @@ public final class SDLCaptureTap: Sendable {
         self.start = start
         self.onDrop = onDrop
         self.queue = SDLDropQueue(capacity: limits.records, maximumWeight: limits.bytes, lossPlacement: .beforeNextElement) { lost in
-            SDLCaptureRecord(droppedCount: UInt32(clamping: lost.lostCount), offsetMicroseconds: Self.microseconds(ContinuousClock.now - start))
+            SDLCaptureRecord(
+                droppedCount: UInt32(clamping: lost.lostCount), offsetMicroseconds: Self.microseconds(ContinuousClock.now - start))
         }
     }
 

@@ -121,7 +121,8 @@ public final class SDLAppSession: Sendable {
                 guard let app = state.supervisor.nextAttempt(for: configuration.app) else { return nil }
                 var configuration = self.configuration
                 configuration.app = app
-                let connection = SDLConnection(configuration: configuration, clock: clock, eventBufferLimit: eventBufferLimit, logger: logger)
+                let connection = SDLConnection(
+                    configuration: configuration, clock: clock, eventBufferLimit: eventBufferLimit, logger: logger)
                 state.connection = connection
                 return connection
             }
@@ -221,26 +222,37 @@ public final class SDLAppSession: Sendable {
         guard let name = icon?.name ?? remembered else { return }
         do {
             if let icon {
-                let plan = try SDLFileUploadPlan(syncFileName: icon.name, fileType: icon.fileType, persistentFile: true, size: icon.data.count)
+                let plan = try SDLFileUploadPlan(
+                    syncFileName: icon.name, fileType: icon.fileType, persistentFile: true, size: icon.data.count)
                 let uploader = SDLFileUploader { function, parameters, bulkData in
-                    try await connection.request(function, parameters, options: SDLRequestOptions(checkPermissions: false, bulkData: bulkData))
+                    try await connection.request(
+                        function, parameters, options: SDLRequestOptions(checkPermissions: false, bulkData: bulkData))
                 }
                 let bytes = ByteBuffer(bytes: icon.data)
-                _ = try await uploader.upload(plan, bytes: AsyncStream { $0.yield(bytes); $0.finish() })
+                _ = try await uploader.upload(
+                    plan,
+                    bytes: AsyncStream {
+                        $0.yield(bytes); $0.finish()
+                    })
             }
-            let response = try await connection.request("SetAppIcon", ["syncFileName": .string(name)], options: SDLRequestOptions(checkPermissions: false))
+            let response = try await connection.request(
+                "SetAppIcon", ["syncFileName": .string(name)], options: SDLRequestOptions(checkPermissions: false))
             guard SDLFileUploader.succeeded(response) else {
                 throw SDLClientError(.fileRequestFailed, "SetAppIcon \(name): \(SDLFileUploader.outcome(of: response))")
             }
             state.withLock { $0.iconName = name }
         } catch {
-            logger.warning("could not set the app icon", metadata: ["sdl.app": "\(configuration.app.appID)", "sdl.file": "\(name)", "error": "\(error)"])
+            logger.warning(
+                "could not set the app icon",
+                metadata: ["sdl.app": "\(configuration.app.appID)", "sdl.file": "\(name)", "error": "\(error)"])
         }
     }
 
     /// Sends a request on the current connection; remembers successful subscriptions so that a
     /// reconnect can restore them.
-    public func request(_ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default) async throws -> SDLRPCMessage {
+    public func request(
+        _ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default
+    ) async throws -> SDLRPCMessage {
         let response = try await send(function, parameters, options: options)
         remember(function, parameters, response: response)
         return response
@@ -293,7 +305,9 @@ public final class SDLAppSession: Sendable {
         guard !changed.isEmpty else { return SubscriptionOutcome(response: nil, sent: []) }
         func undo() {
             state.withLock { state in
-                _ = subscribe ? state[keyPath: counter].unsubscribe(changed, owner: owner) : state[keyPath: counter].subscribe(changed, owner: owner)
+                _ =
+                    subscribe
+                    ? state[keyPath: counter].unsubscribe(changed, owner: owner) : state[keyPath: counter].subscribe(changed, owner: owner)
             }
         }
         let response: SDLRPCMessage
@@ -324,7 +338,8 @@ public final class SDLAppSession: Sendable {
             state.connectionState = connectionState
             state.connectionDetail = detail
         }
-        logger.info("app session \(connectionState.rawValue)", metadata: ["sdl.app": "\(configuration.app.appID)", "detail": "\(detail ?? "")"])
+        logger.info(
+            "app session \(connectionState.rawValue)", metadata: ["sdl.app": "\(configuration.app.appID)", "detail": "\(detail ?? "")"])
         eventSource.yield(.connection(connectionState, detail: detail))
     }
 }

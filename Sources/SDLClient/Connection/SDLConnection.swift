@@ -159,7 +159,8 @@ public final class SDLConnection: Sendable {
         }
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
-            var transport = SDLTransportClient.Configuration(connectTimeout: configuration.connectTimeout, tlsConfiguration: configuration.tlsConfiguration)
+            var transport = SDLTransportClient.Configuration(
+                connectTimeout: configuration.connectTimeout, tlsConfiguration: configuration.tlsConfiguration)
             if let group = configuration.eventLoopGroup { transport.eventLoopGroup = group }
             channel = try await SDLTransportClient.connect(to: configuration.address, configuration: transport)
         } catch let error as SDLTransportError where error.code == .webSocketUpgradeRefused {
@@ -203,7 +204,9 @@ public final class SDLConnection: Sendable {
                                 state.machine.readingPaused(true, now: now)
                                 return ((), [])
                             }
-                            self.logger.debug("reading paused: the session's reader is behind", metadata: ["sdl.waitingEvents": "\(self.eventSource.waiting)"])
+                            self.logger.debug(
+                                "reading paused: the session's reader is behind",
+                                metadata: ["sdl.waitingEvents": "\(self.eventSource.waiting)"])
                             await self.eventSource.waitForRoom(below: threshold)
                             self.logger.debug("reading resumed")
                             self.perform { state, now in
@@ -224,7 +227,9 @@ public final class SDLConnection: Sendable {
     /// not match the spec, the permission table forbids it, or the rate limit would be exceeded
     /// (``SDLConnectionStateMachine/send(_:_:options:waiter:now:)``). Cancelling the calling task
     /// fails it at once with ``SDLClientError/Code/cancelled``.
-    public func request(_ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default) async throws -> SDLRPCMessage {
+    public func request(
+        _ function: String, _ parameters: SDLJSON = [:], options: SDLRequestOptions = .default
+    ) async throws -> SDLRPCMessage {
         let sent = SentRequest()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
@@ -296,10 +301,12 @@ public final class SDLConnection: Sendable {
             case .succeed(let waiter, let response): waiter.resume(returning: response)
             case .fail(let waiter, let error): waiter.resume(throwing: error)
             case .registered(let onRegistered, let response):
-                logger.info("app registered", metadata: [
-                    "sdl.app": "\(configuration.app.appID)",
-                    "sdl.resultCode": "\(response.parameters["resultCode"]?.stringValue ?? "?")",
-                ])
+                logger.info(
+                    "app registered",
+                    metadata: [
+                        "sdl.app": "\(configuration.app.appID)",
+                        "sdl.resultCode": "\(response.parameters["resultCode"]?.stringValue ?? "?")",
+                    ])
                 onRegistered?(response)
             }
         }

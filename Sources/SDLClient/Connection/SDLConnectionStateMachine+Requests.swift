@@ -42,7 +42,9 @@ extension SDLConnectionStateMachine {
     public mutating func cancel(correlationID: UInt32, now: NIODeadline) -> [Action] {
         guard let entry = pending[correlationID], case .caller(let waiter) = entry.waiter else { return [] }
         _ = pending.remove(correlationID: correlationID)
-        return [.fail(waiter, SDLClientError(.cancelled, "\(entry.function) (correlation id \(correlationID)) was cancelled by its caller"))]
+        return [
+            .fail(waiter, SDLClientError(.cancelled, "\(entry.function) (correlation id \(correlationID)) was cancelled by its caller"))
+        ]
     }
 
     /// Preflight, rate limit, pending slot, frames. A request refused after the rate limiter
@@ -81,6 +83,9 @@ extension SDLConnectionStateMachine {
             limiter.release(hmiLevel: level, acquiredAt: now)
             throw error
         }
-        return (correlationID, [.write(frames), .publish(tracker.record(.sent, rpc, now: now))] + tracker.sent(rpc, now: now).map(Action.publish))
+        return (
+            correlationID,
+            [.write(frames), .publish(tracker.record(.sent, rpc, now: now))] + tracker.sent(rpc, now: now).map(Action.publish)
+        )
     }
 }

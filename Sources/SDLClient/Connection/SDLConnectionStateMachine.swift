@@ -177,7 +177,10 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
     }
 
     static func closedByOwner(_ function: String, _ correlationID: UInt32) -> SDLClientError {
-        SDLClientError(.cancelled, "\(function) (correlation id \(correlationID)) was cancelled: the app's session was closed (the app was deleted or the gateway is stopping)")
+        SDLClientError(
+            .cancelled,
+            "\(function) (correlation id \(correlationID)) was cancelled: the app's session was closed (the app was deleted or the gateway is stopping)"
+        )
     }
 
     /// The connection closed under the session (or never opened): every pending request fails

@@ -40,7 +40,9 @@ extension SDLAppSession {
     ) async throws -> SDLRPCMessage {
         try await upload(
             name: name, fileType: fileType, persistent: persistent, system: system, size: data.readableBytes,
-            chunks: AsyncStream { $0.yield(data); $0.finish() }, chunkSize: chunkSize, timeout: timeout
+            chunks: AsyncStream {
+                $0.yield(data); $0.finish()
+            }, chunkSize: chunkSize, timeout: timeout
         )
     }
 

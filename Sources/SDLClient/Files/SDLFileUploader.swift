@@ -54,7 +54,8 @@ public struct SDLFileUploader: Sendable {
         var lastResponse: SDLRPCMessage?
         for index in 0..<plan.chunkCount {
             if Task.isCancelled {
-                throw SDLClientError(.cancelled, "the upload of \(plan.syncFileName) was cancelled after \(status.bytesSent) of \(plan.size) bytes")
+                throw SDLClientError(
+                    .cancelled, "the upload of \(plan.syncFileName) was cancelled after \(status.bytesSent) of \(plan.size) bytes")
             }
             let chunk = plan.chunk(at: index)
             var data: ByteBuffer?
@@ -65,7 +66,10 @@ public struct SDLFileUploader: Sendable {
                 do {
                     next = try await iterator.next(isolation: isolation)
                 } catch is CancellationError {
-                    throw SDLClientError(.cancelled, "the upload of \(plan.syncFileName) was cancelled while reading its data, after \(status.bytesSent) of \(plan.size) bytes were sent")
+                    throw SDLClientError(
+                        .cancelled,
+                        "the upload of \(plan.syncFileName) was cancelled while reading its data, after \(status.bytesSent) of \(plan.size) bytes were sent"
+                    )
                 }
                 guard let more = next else {
                     throw SDLClientError(

@@ -98,7 +98,8 @@ public final class SDLAppRegistry: Sendable {
             if let capture { configuration.capture = capture(id) }
             var logger = self.logger
             logger[metadataKey: "sdl.registryID"] = "\(id)"
-            let session = SDLAppSession(configuration: configuration, backoff: backoff, clock: clock, eventBufferLimit: eventBufferLimit, logger: logger)
+            let session = SDLAppSession(
+                configuration: configuration, backoff: backoff, clock: clock, eventBufferLimit: eventBufferLimit, logger: logger)
             state.sessions[id] = session
             // Under the lock, so no session is yielded after shutdown() finished the stream.
             newSessions.yield(session)
@@ -140,10 +141,12 @@ public final class SDLAppRegistry: Sendable {
     /// Runs every session, those added later too, until ``shutdown()`` (or cancellation). Only
     /// the first call runs; a second returns at once.
     public func run() async {
-        guard let sessions = state.withLock({ state in
-            defer { state.newSessions = nil }
-            return state.newSessions
-        }) else {
+        guard
+            let sessions = state.withLock({ state in
+                defer { state.newSessions = nil }
+                return state.newSessions
+            })
+        else {
             logger.warning("SDLAppRegistry.run() is already running")
             return
         }

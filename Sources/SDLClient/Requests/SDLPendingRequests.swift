@@ -86,7 +86,9 @@ public struct SDLPendingRequests<Waiter: Sendable>: Sendable {
     ///     docs/protocol.md §c "Protocol v1"). It must exceed `maximumPending`.
     ///   - firstCorrelationID: where allocation starts (tests use it to reach the wrap-around);
     ///     out-of-range values start at 1.
-    public init(maximumPending: Int = defaultMaximumPending, maximumCorrelationID: UInt32 = largestCorrelationID, firstCorrelationID: UInt32 = 1) {
+    public init(
+        maximumPending: Int = defaultMaximumPending, maximumCorrelationID: UInt32 = largestCorrelationID, firstCorrelationID: UInt32 = 1
+    ) {
         precondition(maximumPending >= 1, "maximumPending must be at least 1")
         let maximumCorrelationID = min(maximumCorrelationID, Self.largestCorrelationID)
         precondition(UInt64(maximumCorrelationID) > UInt64(maximumPending), "maximumCorrelationID must exceed maximumPending")
@@ -156,7 +158,8 @@ public struct SDLPendingRequests<Waiter: Sendable>: Sendable {
             entries.removeValue(forKey: request.correlationID)
             return TimedOut(
                 request: request,
-                error: SDLClientError(.timedOut, "no response to \(request.function) (correlation id \(request.correlationID)) before its deadline")
+                error: SDLClientError(
+                    .timedOut, "no response to \(request.function) (correlation id \(request.correlationID)) before its deadline")
             )
         }
     }

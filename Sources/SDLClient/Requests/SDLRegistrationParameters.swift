@@ -128,10 +128,13 @@ public enum SDLRegistrationParameters {
             throw SDLClientError(.invalidParameters, "appIcon.name: at most 255 characters and no \"/\"")
         }
         guard SDLAppConfiguration.AppIcon.imageFileTypes.contains(icon.fileType) else {
-            throw SDLClientError(.invalidParameters, "appIcon.fileType: expected one of \(SDLAppConfiguration.AppIcon.imageFileTypes.sorted()), got \(icon.fileType)")
+            throw SDLClientError(
+                .invalidParameters,
+                "appIcon.fileType: expected one of \(SDLAppConfiguration.AppIcon.imageFileTypes.sorted()), got \(icon.fileType)")
         }
         guard !icon.data.isEmpty, icon.data.count <= SDLAppConfiguration.AppIcon.maximumSize else {
-            throw SDLClientError(.invalidParameters, "appIcon.data: expected 1...\(SDLAppConfiguration.AppIcon.maximumSize) bytes, got \(icon.data.count)")
+            throw SDLClientError(
+                .invalidParameters, "appIcon.data: expected 1...\(SDLAppConfiguration.AppIcon.maximumSize) bytes, got \(icon.data.count)")
         }
     }
 
@@ -145,7 +148,8 @@ public enum SDLRegistrationParameters {
         if text.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" })
             || text.contains("\\t") || text.contains("\\n")
         {
-            throw SDLClientError(.invalidParameters, "\(functionName) $.\(field): must not contain a tab or newline (nor the text \\t or \\n)")
+            throw SDLClientError(
+                .invalidParameters, "\(functionName) $.\(field): must not contain a tab or newline (nor the text \\t or \\n)")
         }
     }
 }

@@ -145,7 +145,8 @@ public struct SDLSessionStateMachine: Sendable {
     public mutating func start(now: NIODeadline) -> [Action] {
         guard case .idle = state else { return [] }
         let major = UInt8(offeredVersion.major)
-        let parameters = major >= 5
+        let parameters =
+            major >= 5
             ? SDLControlMessage.StartService(protocolVersion: offeredVersion.description)
             : SDLControlMessage.StartService()
         let frame = SDLControlMessage.startService(parameters)
@@ -305,7 +306,9 @@ public struct SDLSessionStateMachine: Sendable {
         case .transportEventUpdate, .registerSecondaryTransportACK, .registerSecondaryTransportNAK, .serviceDataACK:
             return []
         default:
-            return fail(.protocolViolation, "\(message.frameInfo) on service 0x\(String(header.serviceType.rawValue, radix: 16)) arrived before StartServiceACK")
+            return fail(
+                .protocolViolation,
+                "\(message.frameInfo) on service 0x\(String(header.serviceType.rawValue, radix: 16)) arrived before StartServiceACK")
         }
     }
 
@@ -357,14 +360,15 @@ public struct SDLSessionStateMachine: Sendable {
         case .disabled: idleTimeout = nil
         case .after(let amount): idleTimeout = amount
         }
-        state = .established(Established(
-            parameters: parameters,
-            assembler: SDLMessageAssembler(configuration: configuration.assembler),
-            lastReceived: now,
-            lastSent: now,
-            sendsHeartbeats: sendsHeartbeats,
-            idleTimeout: idleTimeout
-        ))
+        state = .established(
+            Established(
+                parameters: parameters,
+                assembler: SDLMessageAssembler(configuration: configuration.assembler),
+                lastReceived: now,
+                lastSent: now,
+                sendsHeartbeats: sendsHeartbeats,
+                idleTimeout: idleTimeout
+            ))
         return [.established(parameters)]
     }
 
@@ -413,7 +417,8 @@ extension SDLSessionStateMachine {
         update(session)
         let header = frame.header
         guard header.sessionID == session.parameters.sessionID else {
-            return fail(.protocolViolation, "a frame for session \(header.sessionID) on session \(session.parameters.sessionID)'s connection")
+            return fail(
+                .protocolViolation, "a frame for session \(header.sessionID) on session \(session.parameters.sessionID)'s connection")
         }
         guard !header.isEncrypted else {
             return fail(.protocolViolation, "an encrypted frame, but this session negotiated no protection")
@@ -422,7 +427,9 @@ extension SDLSessionStateMachine {
             return receiveControl(frame, session: session, now: now)
         }
         guard header.serviceType == .rpc || header.serviceType == .bulkData else {
-            return fail(.protocolViolation, "a \(header.frameType) frame on service 0x\(String(header.serviceType.rawValue, radix: 16)), which was never started")
+            return fail(
+                .protocolViolation,
+                "a \(header.frameType) frame on service 0x\(String(header.serviceType.rawValue, radix: 16)), which was never started")
         }
         let message: SDLMessage?
         let closingDeadline: NIODeadline?

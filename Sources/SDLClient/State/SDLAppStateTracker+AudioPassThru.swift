@@ -33,7 +33,9 @@ extension SDLAppStateTracker {
 
     /// The running recording's response ends it.
     mutating func audioPassThruAnswered(_ response: SDLRPCMessage, name: String) -> [SDLAppEvent] {
-        guard name == "PerformAudioPassThru", let recording = audioPassThru, recording.correlationID == response.correlationID else { return [] }
+        guard name == "PerformAudioPassThru", let recording = audioPassThru, recording.correlationID == response.correlationID else {
+            return []
+        }
         audioPassThru = nil
         audioPassThruDeadline = nil
         return [.audioPassThru(.ended(recording, resultCode: response.parameters["resultCode"]?.stringValue ?? "GENERIC_ERROR"))]

@@ -39,7 +39,10 @@ public enum SDLAudioPassThruEvent: Sendable, Hashable {
                 "audio": .string(Data(audio.readableBytesView).base64EncodedString()),
             ]
         case .ended(let recording, let resultCode):
-            return ["state": "ended", "correlationID": .int(Int64(recording.correlationID)), "resultCode": resultCode.map(SDLJSON.string) ?? .null]
+            return [
+                "state": "ended", "correlationID": .int(Int64(recording.correlationID)),
+                "resultCode": resultCode.map(SDLJSON.string) ?? .null,
+            ]
         }
     }
 }

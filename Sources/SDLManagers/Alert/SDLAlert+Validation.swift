@@ -12,14 +12,16 @@ extension SDLAlert {
             throw SDLManagerError(.tooMany, path: "$.text", "\(text.count) lines, at most \(maximumLines) in \(functionName)")
         }
         if softButtons.count > maximumButtons {
-            throw SDLManagerError(.tooMany, path: "$.softButtons", "\(softButtons.count) soft buttons, at most \(maximumButtons) in \(functionName)")
+            throw SDLManagerError(
+                .tooMany, path: "$.softButtons", "\(softButtons.count) soft buttons, at most \(maximumButtons) in \(functionName)")
         }
         if let duration, !Self.durationRange.contains(duration) {
             throw SDLManagerError(.unsupportedValue, path: "$.duration", "\(duration) s is outside \(Self.durationRange) s")
         }
         if isSubtle {
             if rpcSpecMajorVersion < 7 {
-                throw SDLManagerError(.unsupportedValue, path: "$.subtle", "SubtleAlert needs RPC spec 7.0; the head unit speaks \(rpcSpecMajorVersion).x")
+                throw SDLManagerError(
+                    .unsupportedValue, path: "$.subtle", "SubtleAlert needs RPC spec 7.0; the head unit speaks \(rpcSpecMajorVersion).x")
             }
             if playTone != nil { throw SDLManagerError(.unsupportedValue, path: "$.playTone", "a SubtleAlert plays no tone") }
             if progressIndicator != nil {
@@ -35,7 +37,9 @@ extension SDLAlert {
                 throw SDLManagerError(.missingValue, path: path, "a soft button needs a text or an image")
             }
             if let action = button.action, !Self.actions.contains(action) {
-                throw SDLManagerError(.unsupportedValue, path: "\(path).action", "\(action) is not a SystemAction (\(Self.actions.sorted().joined(separator: ", ")))")
+                throw SDLManagerError(
+                    .unsupportedValue, path: "\(path).action",
+                    "\(action) is not a SystemAction (\(Self.actions.sorted().joined(separator: ", ")))")
             }
         }
     }

@@ -40,7 +40,8 @@ public struct SDLAlertManager: Sendable {
         for button in alert.softButtons {
             let id = allocateSoftButtonID()
             buttons[id] = button.id
-            var json = SDLScreenRenderer.softButton(id: id, state: SDLSoftButton.State(name: button.id, text: button.text, image: button.image), includeImage: true)
+            var json = SDLScreenRenderer.softButton(
+                id: id, state: SDLSoftButton.State(name: button.id, text: button.text, image: button.image), includeImage: true)
             if let action = button.action, case .object(var members) = json {
                 members["systemAction"] = .string(action)
                 json = .object(members)

@@ -10,9 +10,13 @@ extension SDLInteraction {
             throw SDLManagerError(.unsupportedValue, path: "$.timeout", "\(timeout) s is outside \(Self.timeoutRange) s")
         }
         if let keyboard {
-            if !choices.isEmpty { throw SDLManagerError(.unsupportedValue, path: "$.keyboard", "an interaction has choices or a keyboard, not both") }
+            if !choices.isEmpty {
+                throw SDLManagerError(.unsupportedValue, path: "$.keyboard", "an interaction has choices or a keyboard, not both")
+            }
             if mode != .manual { throw SDLManagerError(.unsupportedValue, path: "$.mode", "a keyboard interaction is MANUAL") }
-            if layout != nil { throw SDLManagerError(.unsupportedValue, path: "$.layout", "a keyboard interaction has the KEYBOARD layout") }
+            if layout != nil {
+                throw SDLManagerError(.unsupportedValue, path: "$.layout", "a keyboard interaction has the KEYBOARD layout")
+            }
             try keyboard.validate(path: "$.keyboard")
             return
         }
@@ -35,10 +39,12 @@ extension SDLInteraction {
                 throw SDLManagerError(.duplicateName, path: "\(path).text", "text \(choice.text) is used twice")
             }
             if mode != .manual && choice.voiceCommands.isEmpty {
-                throw SDLManagerError(.missingValue, path: "\(path).voiceCommands", "a \(mode.rawValue) interaction needs voice commands on every choice")
+                throw SDLManagerError(
+                    .missingValue, path: "\(path).voiceCommands", "a \(mode.rawValue) interaction needs voice commands on every choice")
             }
             for (phraseIndex, phrase) in choice.voiceCommands.enumerated() where !phrases.insert(phrase).inserted {
-                throw SDLManagerError(.duplicateName, path: "\(path).voiceCommands[\(phraseIndex)]", "voice command \(phrase) is used twice")
+                throw SDLManagerError(
+                    .duplicateName, path: "\(path).voiceCommands[\(phraseIndex)]", "voice command \(phrase) is used twice")
             }
         }
     }

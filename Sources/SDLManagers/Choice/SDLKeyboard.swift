@@ -41,7 +41,8 @@ public struct SDLKeyboard: Sendable, Hashable, Codable {
     public func validate(path: String) throws(SDLManagerError) {
         func check(_ value: String?, _ allowed: Set<String>, _ member: String, _ name: String) throws(SDLManagerError) {
             if let value, !allowed.contains(value) {
-                throw SDLManagerError(.unsupportedValue, path: "\(path).\(member)", "\(value) is not a \(name) (\(allowed.sorted().joined(separator: ", ")))")
+                throw SDLManagerError(
+                    .unsupportedValue, path: "\(path).\(member)", "\(value) is not a \(name) (\(allowed.sorted().joined(separator: ", ")))")
             }
         }
         try check(layout, Self.layouts, "layout", "KeyboardLayout")

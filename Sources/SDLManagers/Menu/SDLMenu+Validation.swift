@@ -42,13 +42,17 @@ extension SDLMenu {
                 throw SDLManagerError(.duplicateName, path: "\(cellPath).title", "title \(cell.title) is used twice on this level")
             }
             if cell.isSubmenu && !cell.voiceCommands.isEmpty {
-                throw SDLManagerError(.unsupportedValue, path: "\(cellPath).voiceCommands", "a submenu has no voice commands (AddSubMenu has no vrCommands)")
+                throw SDLManagerError(
+                    .unsupportedValue, path: "\(cellPath).voiceCommands", "a submenu has no voice commands (AddSubMenu has no vrCommands)")
             }
             for (phraseIndex, phrase) in cell.voiceCommands.enumerated() where !phrases.insert(phrase).inserted {
-                throw SDLManagerError(.duplicateName, path: "\(cellPath).voiceCommands[\(phraseIndex)]", "voice command \(phrase) is used twice")
+                throw SDLManagerError(
+                    .duplicateName, path: "\(cellPath).voiceCommands[\(phraseIndex)]", "voice command \(phrase) is used twice")
             }
             if cell.isSubmenu {
-                try validate(cell.children, path: "\(cellPath).children", depth: depth + 1, maximumDepth: maximumDepth, count: &count, phrases: &phrases)
+                try validate(
+                    cell.children, path: "\(cellPath).children", depth: depth + 1, maximumDepth: maximumDepth, count: &count,
+                    phrases: &phrases)
             }
         }
     }

@@ -22,7 +22,8 @@ struct SDLMenuDiff {
     }
 
     /// Compares one level; returns the level as the head unit has it afterwards.
-    mutating func level(_ old: [SDLMenuEntry], _ new: [SDLMenuCell], parentID: Int?, path: String) throws(SDLManagerError) -> [SDLMenuEntry] {
+    mutating func level(_ old: [SDLMenuEntry], _ new: [SDLMenuCell], parentID: Int?, path: String) throws(SDLManagerError) -> [SDLMenuEntry]
+    {
         var matchOf = [Int?](repeating: nil, count: new.count)
         var used = Set<Int>()
         for (newIndex, cell) in new.enumerated() {

@@ -27,7 +27,8 @@ extension SDLMenuManager {
             let kept = target.filter { entry in
                 added.contains(entry.cmdID) || accepted.voiceCommands.contains { $0.cmdID == entry.cmdID }
             }
-            let undeleted = accepted.voiceCommands.filter { old in !deleted.contains(old.cmdID) && !kept.contains { $0.cmdID == old.cmdID } }
+            let undeleted = accepted.voiceCommands.filter { old in !deleted.contains(old.cmdID) && !kept.contains { $0.cmdID == old.cmdID }
+            }
             accepted.voiceCommands = kept + undeleted
         }
     }
@@ -41,7 +42,8 @@ extension SDLMenuManager {
             let before = oldByID[entry.sdlID]
             guard added.contains(entry.sdlID) || (before != nil && !deleted.contains(entry.sdlID)) else { continue }
             var kept = entry
-            kept.children = entry.isSubmenu ? merge(old: before?.children ?? [], target: entry.children, deleted: deleted, added: added) : []
+            kept.children =
+                entry.isSubmenu ? merge(old: before?.children ?? [], target: entry.children, deleted: deleted, added: added) : []
             level.append(kept)
         }
         let targetIDs = Set(target.map(\.sdlID))

@@ -69,7 +69,8 @@ public struct SDLMenuManager: Sendable {
         for (index, command) in added {
             let cmdID = try ids.allocate(path: "$[\(index)]")
             plan.append(
-                SDLPlannedRequest("AddCommand", ["cmdID": .int(Int64(cmdID)), "vrCommands": .array(command.voiceCommands.map { .string($0) })])
+                SDLPlannedRequest(
+                    "AddCommand", ["cmdID": .int(Int64(cmdID)), "vrCommands": .array(command.voiceCommands.map { .string($0) })])
             )
             entries.append(SDLVoiceCommandEntry(command: command, cmdID: cmdID))
         }
@@ -117,7 +118,9 @@ public struct SDLMenuManager: Sendable {
             for (phraseIndex, phrase) in command.voiceCommands.enumerated() {
                 let path = "$[\(index)].voiceCommands[\(phraseIndex)]"
                 if phrase.isEmpty { throw SDLManagerError(.missingValue, path: path, "a voice command phrase is empty") }
-                if !phrases.insert(phrase).inserted { throw SDLManagerError(.duplicateName, path: path, "voice command \(phrase) is used twice") }
+                if !phrases.insert(phrase).inserted {
+                    throw SDLManagerError(.duplicateName, path: path, "voice command \(phrase) is used twice")
+                }
             }
         }
     }

@@ -22,9 +22,13 @@ public enum SDLScreenRenderer {
         // Text: the screen's lines, else the media text with its metadata tags.
         let mediaLines = screen.textFields.isEmpty ? (media?.textLines ?? []) : []
         let texts = screen.textFields.isEmpty ? mediaLines.map(\.text) : screen.textFields
-        let sourcePath: (Int) -> String = { screen.textFields.isEmpty ? "$.media.\(["track", "artist", "album"][mediaSourceIndex($0, media)])" : "$.textFields[\($0)]" }
+        let sourcePath: (Int) -> String = {
+            screen.textFields.isEmpty ? "$.media.\(["track", "artist", "album"][mediaSourceIndex($0, media)])" : "$.textFields[\($0)]"
+        }
         if profile.mainFieldLines == 0 && texts.contains(where: { !$0.isEmpty }) {
-            warnings.append(SDLPlanWarning(kind: .fieldNotOnDisplay, path: sourcePath(0), field: "mainField1", message: "the display has no main field"))
+            warnings.append(
+                SDLPlanWarning(kind: .fieldNotOnDisplay, path: sourcePath(0), field: "mainField1", message: "the display has no main field")
+            )
         }
         var tags: [String: SDLJSON] = [:]
         for line in SDLTextFitter.fit(texts, lines: profile.mainFieldLines) {

@@ -1,5 +1,6 @@
 /// The `softButtonID`s (MOBILE_API.xml `SoftButton.softButtonID`, 0…65535) the manager gave the
-/// user's soft buttons on the screen: 1…32767 (alerts have 32768…65535, ``SDLAlertManager``). A user id keeps its number for the whole session, so an unchanged button
+/// user's soft buttons on the screen: 1…32767 (alerts have 32768…65535, ``SDLAlertManager``). A user id keeps its number for the whole
+/// session, so an unchanged button
 /// is sent with the same id and events keep mapping; numbers count up from 1 and are never
 /// given to another button.
 public struct SDLSoftButtonIDTable: Sendable, Hashable {

@@ -36,10 +36,12 @@ public struct SDLCaptureDecoder: Sendable {
             if buffer.readableBytes >= SDLCapture.magic.count, !SDLCapture.hasMagic(buffer) {
                 throw SDLProtocolError(.captureInvalidMagic, "not a capture file (no SDLCAP magic)", offset: consumed)
             }
-            throw SDLProtocolError(.captureTruncated, "the file ends inside the capture header (\(buffer.readableBytes) bytes)", offset: consumed)
+            throw SDLProtocolError(
+                .captureTruncated, "the file ends inside the capture header (\(buffer.readableBytes) bytes)", offset: consumed)
         }
         if buffer.readableBytes > 0 {
-            throw SDLProtocolError(.captureTruncated, "the file ends inside a record (\(buffer.readableBytes) bytes left over)", offset: consumed)
+            throw SDLProtocolError(
+                .captureTruncated, "the file ends inside a record (\(buffer.readableBytes) bytes left over)", offset: consumed)
         }
     }
 
@@ -68,7 +70,9 @@ public struct SDLCaptureDecoder: Sendable {
         let length = Int(peek.readInteger(as: UInt16.self)!)
         let start = peek.readInteger(as: Int64.self)!
         guard version == SDLCapture.version else {
-            throw SDLProtocolError(.captureUnsupportedVersion, "capture format version \(version); this reader knows \(SDLCapture.version)", offset: consumed + 8)
+            throw SDLProtocolError(
+                .captureUnsupportedVersion, "capture format version \(version); this reader knows \(SDLCapture.version)",
+                offset: consumed + 8)
         }
         guard length >= SDLCapture.fixedHeaderSize + 6 else {
             throw SDLProtocolError(.captureInvalidRecord, "header length \(length) is too short", offset: consumed + 10)
@@ -78,12 +82,15 @@ public struct SDLCaptureDecoder: Sendable {
         var fieldOffset = SDLCapture.fixedHeaderSize
         for name in ["app id", "SDL appID", "head unit"] {
             guard let size = peek.readInteger(as: UInt16.self).map(Int.init), fieldOffset + 2 + size <= length else {
-                throw SDLProtocolError(.captureInvalidRecord, "the \(name) runs past the header length \(length)", offset: consumed + fieldOffset)
+                throw SDLProtocolError(
+                    .captureInvalidRecord, "the \(name) runs past the header length \(length)", offset: consumed + fieldOffset)
             }
             guard size <= SDLCapture.maximumStringSize, let bytes = peek.readBytes(length: size),
                 let string = String(validating: bytes, as: UTF8.self)
             else {
-                throw SDLProtocolError(.captureInvalidRecord, "the \(name) is not UTF-8 of at most \(SDLCapture.maximumStringSize) bytes", offset: consumed + fieldOffset)
+                throw SDLProtocolError(
+                    .captureInvalidRecord, "the \(name) is not UTF-8 of at most \(SDLCapture.maximumStringSize) bytes",
+                    offset: consumed + fieldOffset)
             }
             strings.append(string)
             fieldOffset += 2 + size
@@ -105,7 +112,8 @@ public struct SDLCaptureDecoder: Sendable {
             throw SDLProtocolError(.captureInvalidRecord, "unknown record kind \(rawKind)", offset: consumed)
         }
         guard length <= SDLCapture.maximumPayloadSize else {
-            throw SDLProtocolError(.captureInvalidRecord, "record length \(length) is above \(SDLCapture.maximumPayloadSize)", offset: consumed + 12)
+            throw SDLProtocolError(
+                .captureInvalidRecord, "record length \(length) is above \(SDLCapture.maximumPayloadSize)", offset: consumed + 12)
         }
         if kind == .dropped && length != 4 {
             throw SDLProtocolError(.captureInvalidRecord, "a dropped record has 4 payload bytes, not \(length)", offset: consumed + 12)

@@ -191,10 +191,12 @@ public struct SDLMessageAssembler: Sendable {
         reassembly.lastActivity = now
         // Encrypted frames count their encrypted size; the First Frame counts the plain size.
         let sizeIsChecked = !reassembly.isEncrypted
-        let overrun = sizeIsChecked
+        let overrun =
+            sizeIsChecked
             ? reassembly.payload.readableBytes + size > reassembly.totalSize
             : reassembly.payload.readableBytes + size > configuration.maximumMessageSize
-        let tooManyFrames = reassembly.framesReceived > reassembly.frameCount
+        let tooManyFrames =
+            reassembly.framesReceived > reassembly.frameCount
             || (!isLast && reassembly.framesReceived == reassembly.frameCount)
         guard !overrun, !tooManyFrames else {
             drop(key)

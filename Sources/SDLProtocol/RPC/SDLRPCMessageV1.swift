@@ -30,7 +30,9 @@ public struct SDLRPCMessageV1: Sendable, Hashable {
 
 extension ByteBuffer {
     /// Reads a v1 RPC message, consuming every readable byte.
-    public mutating func readSDLRPCMessageV1(maximumJSONDepth: Int = SDLJSON.defaultMaximumDepth) throws(SDLProtocolError) -> SDLRPCMessageV1 {
+    public mutating func readSDLRPCMessageV1(
+        maximumJSONDepth: Int = SDLJSON.defaultMaximumDepth
+    ) throws(SDLProtocolError) -> SDLRPCMessageV1 {
         var copy = self
         var length = copy.readableBytes
         while length > 0, copy.getInteger(at: copy.readerIndex + length - 1, as: UInt8.self) == 0 {
