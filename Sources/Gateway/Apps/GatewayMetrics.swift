@@ -1,7 +1,7 @@
 import Metrics
 import SDLClient
 
-/// The gateway's metrics of its apps (`GET /metrics`, README "Metrics"): events published,
+/// The gateway's metrics of its apps (`GET /metrics`, README "Deployment"): events published,
 /// delivered, dropped and lost, and sessions by connection state.
 enum GatewayMetrics {
     /// One event of `type` published on the hub: to how many clients it went, how many dropped
