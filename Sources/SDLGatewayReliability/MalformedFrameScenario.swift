@@ -64,7 +64,11 @@ struct MalformedFrameScenario {
         result["gatewayRunning"] = .bool(rig.gateway.process.isRunning)
         // 502: the head unit answered with something that is not SDL (the link is re-established).
         result.check(badStatuses.allSatisfy { $0 == 502 || $0 == 503 }, "the malformed answers gave \(Set(badStatuses)), not 502/503")
-        result.check(registrations >= frames, "the app registered \(registrations) times for \(frames) broken sessions")
+        // A 502 is a session the malformed frame broke; a 503 is a Speak sent while the previous one
+        // was still being noticed (the app read "registered" just before), which broke nothing.
+        let broken = badStatuses.filter { $0 == 502 }.count
+        result.check(broken > 0, "no Speak reached the head unit's malformed frame (answers \(Set(badStatuses)))")
+        result.check(registrations >= broken, "the app registered \(registrations) times for \(broken) broken sessions")
         result.check(goodFailures == 0, "the other app failed \(goodFailures) of \(goodStatuses.count) Shows")
         result.check(after.status == 200, "a Show after the flood answered \(after.status)")
         result.check(health.status == 200 && rig.gateway.process.isRunning, "the gateway is not healthy after the flood")
