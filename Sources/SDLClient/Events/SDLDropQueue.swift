@@ -291,35 +291,29 @@ public final class SDLDropQueue<Element: Sendable, Loss: SDLQueueLoss>: Sendable
             if yields { await Task.yield() }
             return ready
         }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery?, Never>) in
-                var producers: [CheckedContinuation<Void, Never>] = []
-                let ready = state.withLock { state -> Delivery?? in
-                    if let ready = take(&state, producers: &producers) { return ready }
-                    if Task.isCancelled { return .some(nil) }
-                    precondition(state.waiter == nil, "an SDLDropQueue has one consumer at a time")
-                    state.waiter = .one(continuation)
-                    return nil
-                }
-                for producer in producers { producer.resume() }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        } onCancel: {
-            cancelWaiter()
-        }
+        return await park(take, as: Waiter.one)
     }
 
     /// Everything that waits, in order, waiting until something does; `nil` once finished and
     /// everything was taken, or when the calling task is cancelled.
     public func nextBatch() async -> [Element]? {
+        await park(takeBatch, as: Waiter.batch)
+    }
+
+    /// Takes what `take` finds ready, or parks the one consumer as `waiter` until a producer, the
+    /// end or a cancellation wakes it: the shared half of ``next()`` and ``nextBatch()``.
+    private func park<Value: Sendable>(
+        _ take: (inout State, inout [CheckedContinuation<Void, Never>]) -> Value??,
+        as waiter: @escaping (CheckedContinuation<Value?, Never>) -> Waiter
+    ) async -> Value? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<[Element]?, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
                 var producers: [CheckedContinuation<Void, Never>] = []
-                let ready = state.withLock { state -> [Element]?? in
-                    if let ready = takeBatch(&state, producers: &producers) { return ready }
+                let ready = state.withLock { state -> Value?? in
+                    if let ready = take(&state, &producers) { return ready }
                     if Task.isCancelled { return .some(nil) }
                     precondition(state.waiter == nil, "an SDLDropQueue has one consumer at a time")
-                    state.waiter = .batch(continuation)
+                    state.waiter = waiter(continuation)
                     return nil
                 }
                 for producer in producers { producer.resume() }
