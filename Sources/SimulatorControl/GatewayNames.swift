@@ -73,9 +73,7 @@ public struct GatewayNames: Sendable {
             throw HTTPProblem(
                 status: .notFound, code: "command-not-found", title: "No such command", detail: "no command \(name): \(accepted)")
         }
-        throw HTTPProblem(
-            status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed",
-            detail: "no \(Self.noun(of: kind)) \(name): \(accepted)")
+        throw HTTPProblem.invalidValue("no \(Self.noun(of: kind)) \(name): \(accepted)")
     }
 
     static func field(of kind: SDLDeclaredIDs.Kind) -> String {
@@ -120,9 +118,7 @@ extension GatewayNames {
         }
         let number = try number(id, .softButton, gatewayApps: gatewayApps ?? [])
         guard (0...65_535).contains(number) else {
-            throw HTTPProblem(
-                status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed",
-                detail: "softButtonID \(number) is outside 0...65535 (a SoftButton's softButtonID)")
+            throw HTTPProblem.invalidValue("softButtonID \(number) is outside 0...65535 (a SoftButton's softButtonID)")
         }
         return number
     }
@@ -135,9 +131,7 @@ enum ControlBody {
     static func sliderPosition(_ body: SDLJSON) throws -> Int64? {
         guard let position = try SimulatorControlRoutes.int(body, "sliderPosition") else { return nil }
         guard (1...26).contains(position) else {
-            throw HTTPProblem(
-                status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed",
-                detail: "sliderPosition \(position) is outside 1...26 (a Slider has at most 26 ticks)")
+            throw HTTPProblem.invalidValue("sliderPosition \(position) is outside 1...26 (a Slider has at most 26 ticks)")
         }
         return position
     }

@@ -171,8 +171,7 @@ public struct HMIControlRoutes: ControlRoutes {
                 throw HTTPProblem(
                     status: .serviceUnavailable, code: "not-connected", title: "SDL Core is not connected", detail: error.detail)
             default:
-                throw HTTPProblem(
-                    status: .unprocessableContent, code: "invalid-value", title: "A value is not allowed", detail: error.detail)
+                throw HTTPProblem.invalidValue(error.detail)
             }
         }
     }
