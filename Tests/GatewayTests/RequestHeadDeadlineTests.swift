@@ -73,26 +73,44 @@ struct RequestHeadDeadlineTests {
     @Test("Once the first head is in, the deadline is gone: a kept-alive connection outlives it, and WebSocket upgrades work")
     func completeHeadsAreNotTimed() async throws {
         // 1 s, so that a busy machine's delay between connecting and writing the first head
-        // does not reach it.
+        // rarely reaches it; when it does, the server's 408 is right and the attempt is repeated.
         try await Self.withShortHeadTimeout(.seconds(1)) { port in
-            let connection = try await RawConnection.connect(port: port)
-            try await connection.channel.executeThenClose { inbound, outbound in
-                var responses = inbound.makeAsyncIterator()
-                for round in 1...2 {
-                    try await outbound.write(ByteBuffer(string: RawConnection.get("/v1/health", [])))
-                    var text = ""
-                    while !text.contains("\r\n\r\n") || !text.hasSuffix("}"), let chunk = try await responses.next() {
-                        text += String(buffer: chunk)
-                    }
-                    #expect(text.hasPrefix("HTTP/1.1 200"), "round \(round): \(text)")
-                    // Not synchronisation: outliving the head timeout on a kept-alive connection is what is tested.
-                    if round == 1 { try await Task.sleep(for: .milliseconds(1_500)) }
-                }
+            var outlived = false
+            for attempt in 1...3 where !outlived {
+                outlived = try await Self.outliveHeadTimeout(port: port, attempt: attempt)
             }
+            #expect(outlived, "three connections were closed before their first head arrived")
             let upgrade = try await RawConnection.exchange(
                 port: port, RawConnection.get("/v1/apps/none/events", RawConnection.webSocketUpgrade), until: "\r\n\r\n"
             )
             #expect(!upgrade.hasPrefix("HTTP/1.1 408"))
+        }
+    }
+
+    /// One kept-alive connection: a first GET, 1.5 s of quiet, a second GET. False when the
+    /// first head itself was late (the server closed the connection first, as it should);
+    /// any failure after the first answer is the test's.
+    static func outliveHeadTimeout(port: Int, attempt: Int) async throws -> Bool {
+        let connection = try await RawConnection.connect(port: port)
+        return try await connection.channel.executeThenClose { inbound, outbound in
+            var responses = inbound.makeAsyncIterator()
+            func exchange() async throws -> String {
+                try await outbound.write(ByteBuffer(string: RawConnection.get("/v1/health", [])))
+                var text = ""
+                while !text.contains("\r\n\r\n") || !text.hasSuffix("}"), let chunk = try await responses.next() {
+                    text += String(buffer: chunk)
+                }
+                return text
+            }
+            guard let first = try? await exchange(), first.hasPrefix("HTTP/1.1 200") else {
+                print("attempt \(attempt): the first head reached the server after its deadline")
+                return false
+            }
+            // Not synchronisation: outliving the head timeout on a kept-alive connection is what is tested.
+            try await Task.sleep(for: .milliseconds(1_500))
+            let second = try await exchange()
+            #expect(second.hasPrefix("HTTP/1.1 200"), "after 1.5 s on a kept-alive connection: \(second)")
+            return true
         }
     }
 }
