@@ -86,6 +86,7 @@ public struct GatewayEvent: Sendable, Hashable {
         "connection", "hmiStatus", "appState", "driverDistraction", "lockScreen", "permissions", "vehicleData",
         "buttonEvent", "buttonPress", "command", "keyboardInput", "touchEvent", "systemCapability", "language",
         "audioPassThru", "notification", "rpc", "gap", "softButton", "mediaButton", "menuSelection", "choice",
+        "videoStreaming", "audioStreaming",
     ]
 }
 

@@ -49,6 +49,12 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The gateway holds ``GatewayApps/Options/maximumApps`` apps already.
         public static let tooManyApps = Code(rawValue: "too-many-apps")
         /// The gateway's image store is full (`limits.imageStoreSize`).
+        /// Projection (StreamRoutes): the app may not stream (HMI type, level), streams already,
+        /// does not stream, or the head unit refused the service (StartServiceNAK).
+        public static let streamingNotAllowed = Code(rawValue: "streaming-not-allowed")
+        public static let streamingStarted = Code(rawValue: "streaming-started")
+        public static let streamingNotStarted = Code(rawValue: "streaming-not-started")
+        public static let streamingRefused = Code(rawValue: "streaming-refused")
         public static let insufficientStorage = Code(rawValue: "insufficient-storage")
         public static let internalError = Code(rawValue: "internal")
     }
@@ -65,6 +71,8 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
     public var issues: [String]
     /// Seconds until a retry can succeed (429).
     public var retryAfter: Int?
+    /// A StartServiceNAK's `rejectedParams` (``Code/streamingRefused``).
+    public var rejectedParams: [String]?
 
     public init(
         _ code: Code, _ detail: String, status: HTTPResponse.Status? = nil, resultCode: String? = nil, sdlResponse: SDLJSON? = nil,
@@ -92,7 +100,8 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unauthorized: .unauthorized
         case .forbidden, .originNotAllowed, .hostNotAllowed, .notPermitted, .coreNotAllowed: .forbidden
         case .appNotFound, .notFound, .unknownFunction: .notFound
-        case .appExists, .notMediaApp: .conflict
+        case .appExists, .notMediaApp, .streamingNotAllowed, .streamingStarted, .streamingNotStarted: .conflict
+        case .streamingRefused: .unprocessableContent
         case .invalidParameters, .emptyFile, .idMismatch: .unprocessableContent
         case .rateLimited, .tooManyPendingRequests: .tooManyRequests
         case .notConnected, .linkLost, .cancelled, .tooManyClients, .tooManyApps: .serviceUnavailable
@@ -147,6 +156,8 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
             case .cancelled: .cancelled
             case .fileRequestFailed: .fileRequestFailed
             case .duplicateApp: .appExists
+            case .streamingRefused: .streamingRefused
+            case .streamingNotStarted: .streamingNotStarted
             case .protocolViolation: .protocolViolation
             default: .internalError
             }
@@ -163,6 +174,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
             }
             : []
         self.init(code, detail, issues: issues, retryAfter: error.code == .rateLimited ? 1 : nil)
+        rejectedParams = error.rejectedParams
     }
 
     /// Any error thrown while handling a request, as a gateway error.
@@ -201,6 +213,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         if let resultCode { extra["resultCode"] = .string(resultCode) }
         if let sdlResponse { extra["sdlResponse"] = sdlResponse }
         if !issues.isEmpty { extra["issues"] = .array(issues.map(SDLJSON.string)) }
+        if code == .streamingRefused { extra["rejectedParams"] = .array((rejectedParams ?? []).map(SDLJSON.string)) }
         return extra
     }
 

@@ -37,6 +37,10 @@ public struct GatewayRouter: Sendable {
         EventRoutes(apps: apps, limits: configuration.limits, origins: origins, rateLimit: rateLimit)
     }
 
+    func streams(_ executor: RPCExecutor) -> StreamRoutes {
+        StreamRoutes(apps: apps, executor: executor, limits: configuration.limits, origins: origins)
+    }
+
     /// Which pages may call the gateway: the CORS origins and its own; and, without tokens on
     /// loopback, only loopback Host names (DNS rebinding). SECURITY.md.
     var origins: BrowserOriginRule {
@@ -75,6 +79,7 @@ public struct GatewayRouter: Sendable {
         SpecRoutes(catalog: apps.options.catalog).add(to: router)
         TicketRoutes(tickets: authenticator.tickets).add(to: router)
         events.add(to: router)
+        streams(executor).add(to: router)
         for group in routeGroups {
             group.addRoutes(router.group(RouterPath(group.path)), apps)
         }
@@ -87,6 +92,7 @@ public struct GatewayRouter: Sendable {
         router.add(middleware: rateLimit)
         router.add(middleware: QueryParametersMiddleware(operations: allOperations))
         events.addWebSocket(to: router)
+        streams(RPCExecutor(apps: apps)).addWebSocket(to: router)
         return router
     }
 
@@ -160,6 +166,10 @@ public struct GatewayRouter: Sendable {
         APIOperation("GET", "/v1/apps/{id}/files"), APIOperation("GET", "/v1/apps/{id}/files/{name}"),
         APIOperation("DELETE", "/v1/apps/{id}/files/{name}"),
         APIOperation("POST", "/v1/apps/{id}/audio-pass-thru"), APIOperation("GET", "/v1/apps/{id}/audio-pass-thru/last.wav"),
+        APIOperation("PUT", "/v1/apps/{id}/video"), APIOperation("GET", "/v1/apps/{id}/video"),
+        APIOperation("DELETE", "/v1/apps/{id}/video"), APIOperation("POST", "/v1/apps/{id}/video/stream"),
+        APIOperation("PUT", "/v1/apps/{id}/audio-stream"), APIOperation("GET", "/v1/apps/{id}/audio-stream"),
+        APIOperation("DELETE", "/v1/apps/{id}/audio-stream"), APIOperation("POST", "/v1/apps/{id}/audio-stream/stream"),
         APIOperation("GET", "/v1/apps/{id}/events", query: ["types", "names", "since", "ticket", "audio"]),
         APIOperation("GET", "/v1/events", query: ["types", "names", "ticket", "audio"]),
         APIOperation("POST", "/v1/tickets"),

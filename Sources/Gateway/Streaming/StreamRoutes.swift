@@ -1,0 +1,183 @@
+import Foundation
+import HTTPAPISupport
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import SDLClient
+import SDLProtocol
+
+/// Projection (README "Projection"; docs/protocol.md, streaming services): SDL's video (0x0B)
+/// and PCM audio (0x0A) services of an app, which a NAVIGATION or PROJECTION app in FULL or
+/// LIMITED streams to the head unit.
+///
+/// - `PUT /v1/apps/{id}/video` starts the video service (StartService with the body's codec,
+///   protocol, width and height over the head unit's `videoStreamingCapability`) and answers
+///   what the head unit accepted; `GET` tells the state and the counts; `DELETE` ends it.
+/// - A WebSocket on `/v1/apps/{id}/video` sends each binary message on as video data, in order;
+///   `POST /v1/apps/{id}/video/stream` sends a streamed body (`curl -T clip.h264`).
+/// - The same under `/v1/apps/{id}/audio-stream` for the audio service.
+///
+/// Neither way buffers: the next message or body chunk is read only once the previous one was
+/// handed to the head-unit link, which suspends while the link cannot take more, so a slow head
+/// unit slows the client instead of growing the gateway's memory.
+struct StreamRoutes: Sendable {
+    let apps: GatewayApps
+    let executor: RPCExecutor
+    let limits: GatewayLimits
+    let origins: BrowserOriginRule
+
+    func add(to router: some RouterMethods<GatewayRequestContext>) {
+        for service in SDLStreamingService.allCases {
+            let path = "v1/apps/:id/\(service.pathSegment)"
+            router.put(RouterPath(path)) { request, context -> Response in
+                let id = try context.parameters.decoded("id")
+                let body = try await HTTPBody.object(request, limit: limits.bodySize)
+                let status = try await start(service, app: id, body: body)
+                return HTTPBody.response(StreamingResource.json(service, status: status))
+            }
+            router.get(RouterPath(path)) { request, context -> Response in
+                if request.headers[.upgrade]?.lowercased() == "websocket" {
+                    throw GatewayError(
+                        .invalidQuery, "the WebSocket upgrade was refused: check the app id and that the \(service.noun) service is started"
+                    )
+                }
+                let id = try context.parameters.decoded("id")
+                return HTTPBody.response(StreamingResource.json(service, status: try apps.session(id).streamingStatus(service)))
+            }
+            router.delete(RouterPath(path)) { _, context -> Response in
+                let id = try context.parameters.decoded("id")
+                let session = try apps.session(id)
+                guard session.streamingStatus(service) != nil else {
+                    throw GatewayError(.streamingNotStarted, "app \(id) has no \(service.noun) service to end")
+                }
+                try await session.endStreaming(service)
+                return Response(status: .noContent)
+            }
+            router.post(RouterPath("\(path)/stream")) { request, context -> Response in
+                let id = try context.parameters.decoded("id")
+                let sent = try await stream(service, app: id, body: request.body)
+                return HTTPBody.response(["bytes": .int(Int64(sent.bytes)), "frames": .int(Int64(sent.frames))])
+            }
+        }
+    }
+
+    func addWebSocket(to router: some RouterMethods<GatewayRequestContext>) {
+        for service in SDLStreamingService.allCases {
+            router.ws(
+                RouterPath("v1/apps/:id/\(service.pathSegment)"),
+                shouldUpgrade: { request, context in
+                    if let refusal = origins.refusal(origin: request.headers[.origin], authority: request.head.authority) {
+                        throw GatewayError(refusal)
+                    }
+                    // A GET, so the middleware asked for a read credential: sending to the head unit needs control.
+                    try AccessPolicy.authorize(context.scope, for: .control, "streaming \(service.noun)")
+                    let id = try context.parameters.decoded("id")
+                    _ = try started(service, app: id)
+                    return .upgrade(EventRoutes.upgradeHeaders(request))
+                }
+            ) { inbound, outbound, context in
+                let id = try context.requestContext.parameters.decoded("id")
+                try await webSocket(service, app: id, inbound, outbound)
+            }
+        }
+    }
+
+    // MARK: Starting
+
+    /// Checks what the head unit would refuse (the app's HMI types and level) and starts the service.
+    func start(_ service: SDLStreamingService, app id: String, body: [String: SDLJSON]) async throws -> SDLStreamingStatus {
+        let session = try apps.session(id)
+        let requested = try StreamingResource.format(service, body: body)
+        let types = Set(session.configuration.app.appHMIType)
+        guard !types.isDisjoint(with: SDLStreamingService.streamingHMITypes) else {
+            throw GatewayError(
+                .streamingNotAllowed,
+                "app \(id) is \(types.sorted().joined(separator: ", ").nonEmpty ?? "of no HMI type"): only NAVIGATION and PROJECTION apps may stream \(service.noun) (create it with \"appHMIType\": [\"NAVIGATION\"])"
+            )
+        }
+        guard let connection = session.connection else {
+            throw GatewayError(.notConnected, "app \(id) is not registered with its head unit")
+        }
+        let level = connection.tracker.hmiStatus?.hmiLevel
+        guard let level, SDLStreamingService.streamingLevels.contains(level) else {
+            throw GatewayError(
+                .streamingNotAllowed,
+                "app \(id) is in \(level?.rawValue ?? "no HMI level yet"): a head unit accepts \(service.noun) streaming in FULL or LIMITED only"
+            )
+        }
+        if session.streamingStatus(service) != nil {
+            throw GatewayError(.streamingStarted, "app \(id) streams \(service.noun) already: DELETE it first to start again")
+        }
+        var format: SDLVideoStreamFormat?
+        if service == .video {
+            format = StreamingResource.videoFormat(requested, capability: try await videoCapability(app: id, connection: connection))
+        }
+        _ = try await session.startStreaming(service, format: format)
+        guard let status = session.streamingStatus(service) else {
+            throw GatewayError(.streamingNotStarted, "the head unit ended the \(service.noun) service as soon as it started")
+        }
+        return status
+    }
+
+    /// The head unit's `videoStreamingCapability`: what the app was told, else asked for
+    /// (GetSystemCapability VIDEO_STREAMING); nil when the head unit has none.
+    func videoCapability(app id: String, connection: SDLConnection) async throws -> SDLJSON? {
+        let type = SDLStreamingService.videoCapabilityType
+        if let known = connection.tracker.systemCapabilities[type] { return known["videoStreamingCapability"] ?? known }
+        let outcome = try? await executor.send(
+            app: id, function: "GetSystemCapability", parameters: ["systemCapabilityType": .string(type)])
+        return outcome?.response["systemCapability"]?["videoStreamingCapability"]
+    }
+
+    /// The service's status, or 409 streaming-not-started.
+    func started(_ service: SDLStreamingService, app id: String) throws(GatewayError) -> SDLStreamingStatus {
+        guard let status = try apps.session(id).streamingStatus(service) else {
+            throw GatewayError(
+                .streamingNotStarted, "app \(id) has no \(service.noun) service: PUT /v1/apps/\(id)/\(service.pathSegment) starts it")
+        }
+        return status
+    }
+
+    // MARK: Streaming
+
+    /// Sends a request body on, chunk by chunk as it arrives.
+    func stream(_ service: SDLStreamingService, app id: String, body: RequestBody) async throws -> (bytes: Int, frames: Int) {
+        let mtu = try started(service, app: id).accepted.mtu
+        let session = try apps.session(id)
+        var sent = (bytes: 0, frames: 0)
+        for try await chunk in body where chunk.readableBytes > 0 {
+            try await session.sendStream(service, chunk)
+            sent.bytes += chunk.readableBytes
+            sent.frames += (chunk.readableBytes + mtu - 1) / max(mtu, 1)
+        }
+        return sent
+    }
+
+    /// Each binary message is sent on; a text message closes with 1003 (unsupported data), the
+    /// service's end with 1000 and its reason.
+    func webSocket(
+        _ service: SDLStreamingService, app id: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter
+    )
+        async throws
+    {
+        let session = try apps.session(id)
+        do {
+            for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
+                guard case .binary(let bytes) = message else {
+                    try await outbound.close(.unacceptableData, reason: "send the encoded stream as binary messages")
+                    return
+                }
+                try await session.sendStream(service, bytes)
+            }
+        } catch let error as SDLClientError {
+            try await outbound.close(.normalClosure, reason: String(GatewayError(error).detail.prefix(120)))
+        }
+    }
+}
+
+extension String {
+    /// nil for the empty string.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
