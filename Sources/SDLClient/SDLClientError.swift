@@ -52,14 +52,25 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
         public static let duplicateApp = Code(rawValue: "duplicateApp")
         /// A capture file (`--record`) could not be created or written; the session goes on.
         public static let captureFailed = Code(rawValue: "captureFailed")
+        /// The head unit refused to start a streaming service (StartServiceNAK; its `reason` is
+        /// in the detail and its `rejectedParams` in ``SDLClientError/rejectedParams``), ended it
+        /// while it was starting, or refused to end it (EndServiceNAK; docs/protocol.md §n).
+        public static let streamingRefused = Code(rawValue: "streamingRefused")
+        /// Stream data or EndService for a streaming service that is not started, or that the
+        /// head unit ended (docs/protocol.md §n).
+        public static let streamingNotStarted = Code(rawValue: "streamingNotStarted")
     }
 
     public var code: Code
     public var detail: String
+    /// A ``Code/streamingRefused`` NAK's `rejectedParams` (e.g. `["videoCodec"]`); `nil` for
+    /// every other error and when the NAK named none.
+    public var rejectedParams: [String]?
 
-    public init(_ code: Code, _ detail: String) {
+    public init(_ code: Code, _ detail: String, rejectedParams: [String]? = nil) {
         self.code = code
         self.detail = detail
+        self.rejectedParams = rejectedParams
     }
 
     public var description: String { "\(code): \(detail)" }

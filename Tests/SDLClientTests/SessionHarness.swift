@@ -22,6 +22,12 @@ struct SessionHarness {
     var delivered: [SDLRPCMessage] = []
     /// Every `closeConnection` action, in order.
     var closes: [SDLClientError?] = []
+    /// Control messages on the video and audio services, in order.
+    var streamControls: [StreamControl] = []
+    struct StreamControl: Hashable {
+        var service: SDLStreamingService
+        var message: SDLControlMessage
+    }
     /// Whether the head unit closed the connection.
     var unitClosed = false
 
@@ -78,6 +84,8 @@ struct SessionHarness {
                 delivered.append(rpc)
             case .established(let parameters):
                 established.append(parameters)
+            case .streamControl(let service, let message):
+                streamControls.append(.init(service: service, message: message))
             case .closeConnection(let error):
                 closes.append(error)
             }

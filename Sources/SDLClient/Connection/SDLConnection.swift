@@ -49,7 +49,7 @@ public final class SDLConnection: Sendable {
     typealias Waiter = CheckedContinuation<SDLRPCMessage, any Error>
     typealias Machine = SDLConnectionStateMachine<Waiter>
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var machine: Machine
         /// The open link: frames go to its channel straight from the critical section that numbers
         /// them (one write per frame, one flush per message), with no task between the caller and
@@ -57,10 +57,15 @@ public final class SDLConnection: Sendable {
         var link: Link?
         var alarm = SDLDriverAlarm()
         var onRegistered: (@Sendable (SDLRPCMessage) -> Void)?
+        /// The caller of each streaming service's pending StartService or EndService
+        /// (SDLConnection+Streaming.swift); the machine allows one per service.
+        var streamWaiters: [SDLStreamingService: StreamWaiter] = [:]
     }
 
+    typealias StreamWaiter = CheckedContinuation<SDLStreamingAccepted?, any Error>
+
     public let configuration: Configuration
-    private let state: Mutex<State>
+    let state: Mutex<State>
     private let clock: any SDLClock
     private let logger: Logger
     private let eventStream: SDLEventStream<Event>
@@ -69,6 +74,8 @@ public final class SDLConnection: Sendable {
     struct Link: Sendable {
         let channel: any Channel
         let end: AsyncStream<Void>.Continuation
+        /// The channel's writability, for stream data (``SDLWriteGate``).
+        let gate: SDLWriteGate
     }
 
     /// How many events wait for a slow reader before new ones are dropped (and counted).
@@ -169,10 +176,18 @@ public final class SDLConnection: Sendable {
             throw SDLClientError(.connectFailed, "\(configuration.address): \(error)")
         }
         let (ended, end) = AsyncStream<Void>.makeStream()
+        // Stream data waits for the channel's writability; the gate learns it first in line.
+        let gate = SDLWriteGate()
+        do {
+            try await channel.channel.pipeline.addHandler(SDLWritabilityHandler(gate: gate), position: .first).get()
+        } catch {
+            try? await channel.channel.close()
+            throw SDLClientError(.connectFailed, "\(configuration.address): the connection closed as it opened: \(error)")
+        }
         let started = perform { state, now -> (Bool, [Machine.Action]) in
             // close() may have come while connecting: then end here instead of starting.
             guard !state.machine.isClosed else { return (false, []) }
-            state.link = Link(channel: channel.channel, end: end)
+            state.link = Link(channel: channel.channel, end: end, gate: gate)
             return (true, state.machine.start(now: now))
         }
         guard started else {
@@ -270,7 +285,7 @@ public final class SDLConnection: Sendable {
     /// happen in that critical section, so their order is the machine's; callers are
     /// resumed after it.
     @discardableResult
-    private func perform<Result>(_ body: (inout State, NIODeadline) -> (Result, [Machine.Action])) -> Result {
+    func perform<Result>(_ body: (inout State, NIODeadline) -> (Result, [Machine.Action])) -> Result {
         let now = clock.now()
         let (result, resumptions) = state.withLock { state -> (Result, [Resumption]) in
             let (result, actions) = body(&state, now)
@@ -289,6 +304,10 @@ public final class SDLConnection: Sendable {
                     resumptions.append(.fail(waiter, error))
                 case .registered(let response):
                     resumptions.append(.registered(state.onRegistered, response))
+                case .streamingReply(let service, let result):
+                    if let waiter = state.streamWaiters.removeValue(forKey: service) {
+                        resumptions.append(.streaming(waiter, result))
+                    }
                 }
             }
             state.alarm.update(to: state.machine.nextDeadline, clock: clock) { [self] generation in
@@ -308,6 +327,8 @@ public final class SDLConnection: Sendable {
                         "sdl.resultCode": "\(response.parameters["resultCode"]?.stringValue ?? "?")",
                     ])
                 onRegistered?(response)
+            case .streaming(let waiter, let result):
+                waiter.resume(with: result.mapError { $0 as any Error })
             }
         }
         return result
@@ -317,6 +338,7 @@ public final class SDLConnection: Sendable {
         case succeed(Waiter, SDLRPCMessage)
         case fail(Waiter, SDLClientError)
         case registered((@Sendable (SDLRPCMessage) -> Void)?, SDLRPCMessage)
+        case streaming(StreamWaiter, Result<SDLStreamingAccepted?, SDLClientError>)
     }
 
     /// The wake-up at the machine's next deadline: run every timer due now.
@@ -330,7 +352,7 @@ public final class SDLConnection: Sendable {
     /// One buffer per frame (one WebSocket message per frame, docs/protocol.md §e), one flush per
     /// message. Called in the critical section, so frames reach the event loop in the machine's
     /// order; the channel is thread-safe and queues them there.
-    private func write(_ frames: [SDLFrame], to channel: any Channel) {
+    func write(_ frames: [SDLFrame], to channel: any Channel) {
         for frame in frames {
             var bytes = channel.allocator.buffer(capacity: frame.payload.readableBytes + 12)
             bytes.writeSDLFrame(frame)
@@ -343,6 +365,7 @@ public final class SDLConnection: Sendable {
     private func linkDown(_ error: SDLClientError) {
         perform { state, now in
             let actions = state.machine.linkDown(error, now: now)
+            state.link?.gate.close(error)
             state.link?.end.finish()
             state.link = nil
             return ((), actions)

@@ -34,6 +34,9 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
         case fail(Waiter, SDLClientError)
         /// RegisterAppInterface succeeded: the app is registered; this is the response.
         case registered(SDLRPCMessage)
+        /// A pending StartService (an accepted service) or EndService (`nil`) of a streaming
+        /// service got its answer, or failed (docs/protocol.md §n).
+        case streamingReply(SDLStreamingService, Result<SDLStreamingAccepted?, SDLClientError>)
         /// Close the connection after the frames queued so far; see ``closeError``.
         case closeConnection
     }
@@ -71,6 +74,8 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
     private var buffer = ByteBuffer()
     var pending: SDLPendingRequests<Requester>
     var limiter: SDLRequestRateLimiter
+    /// The session's video and audio services (SDLConnectionStateMachine+Streaming.swift).
+    var streams: SDLStreamingServices
 
     public init(configuration: SDLConnection.Configuration, maximumPending: Int = SDLPendingRequests<Waiter>.defaultMaximumPending) {
         self.configuration = configuration
@@ -78,6 +83,8 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
         self.tracker = SDLAppStateTracker(catalog: configuration.catalog)
         self.pending = SDLPendingRequests(maximumPending: maximumPending)
         self.limiter = SDLRequestRateLimiter(configuration: configuration.rateLimits)
+        self.streams = SDLStreamingServices(
+            startTimeout: configuration.session.startServiceTimeout, endTimeout: configuration.session.endServiceTimeout)
     }
 
     // MARK: - State
@@ -91,11 +98,7 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
 
     /// The complete next deadline: the session's timers and every pending request's deadline.
     public var nextDeadline: NIODeadline? {
-        switch (session.nextDeadline, pending.nextDeadline) {
-        case (nil, nil): return nil
-        case (let one?, nil), (nil, let one?): return one
-        case (let first?, let second?): return min(first, second)
-        }
+        [session.nextDeadline, pending.nextDeadline, streams.nextDeadline].compactMap { $0 }.min()
     }
 
     // MARK: - Inputs
@@ -143,6 +146,7 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
     /// Runs every timer due at `now`: the session's, then the request deadlines.
     public mutating func timerFired(now: NIODeadline) -> [Action] {
         var actions = absorb(session.timerFired(now: now), now: now)
+        actions += streams.timerFired(now: now).flatMap { apply($0, now: now) }
         for timedOut in pending.expire(now: now) {
             switch timedOut.waiter {
             case .caller(let waiter):
@@ -159,7 +163,8 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
     /// are refused from now on. The driver unregisters the app first while it is registered.
     public mutating func close(now: NIODeadline) -> [Action] {
         registration = .ended
-        return absorb(session.close(now: now), now: now)
+        let ended = streams.endAll(reason: nil, error: SDLClientError(.closed, "the session is closing")).flatMap { apply($0, now: now) }
+        return ended + absorb(session.close(now: now), now: now)
     }
 
     /// The owner is ending the session (the app is deleted, the gateway stops): every request
@@ -205,6 +210,8 @@ extension SDLConnectionStateMachine {
                 result.append(.write(frames))
             case .deliver(let rpc):
                 result += deliver(rpc, now: now)
+            case .streamControl(let service, let message):
+                result += receiveStreaming(message, on: service, now: now)
             case .established(let parameters):
                 decoder.maximumPayloadSize = max(parameters.mtu, SDLFrameDecoder.defaultMaximumPayloadSize)
                 result += register(now: now)
@@ -214,6 +221,8 @@ extension SDLConnectionStateMachine {
                 } else {
                     endedCleanly = true
                     registration = .ended
+                    let closed = SDLClientError(.closed, "the session ended")
+                    result += streams.endAll(reason: nil, error: closed).flatMap { apply($0, now: now) }
                 }
                 result.append(.closeConnection)
             }
@@ -285,9 +294,12 @@ extension SDLConnectionStateMachine {
     private mutating func end(_ error: SDLClientError, now: NIODeadline) -> [Action] {
         if closeError == nil, !endedCleanly { closeError = error }
         registration = .ended
-        return pending.failAll(error).compactMap { failed in
-            guard case .caller(let waiter) = failed.waiter else { return nil }
-            return .fail(waiter, isClosingByOwner ? Self.closedByOwner(failed.request.function, failed.correlationID) : failed.error)
-        }
+        let reason = isClosingByOwner ? nil : SDLStreamingEvent.linkLost
+        let streamsEnded = streams.endAll(reason: reason, error: error).flatMap { apply($0, now: now) }
+        return streamsEnded
+            + pending.failAll(error).compactMap { failed in
+                guard case .caller(let waiter) = failed.waiter else { return nil }
+                return .fail(waiter, isClosingByOwner ? Self.closedByOwner(failed.request.function, failed.correlationID) : failed.error)
+            }
     }
 }

@@ -5,6 +5,9 @@ import SDLProtocol
 /// StartService handshake, message ids, fragmentation and reassembly, heartbeats, the idle
 /// timer and EndService (docs/protocol.md §a, §b, §d, §k).
 ///
+/// The video and audio services' control frames go up as ``Action/streamControl(_:_:)`` to
+/// ``SDLStreamingServices``; the session numbers their frames (SDLSessionStateMachine+Streaming.swift).
+///
 /// Pure: no I/O and no clock. Every input takes the time and returns the ``Action``s a thin
 /// driver executes in order (write frames, deliver RPCs, close the connection), as SwiftNIO's
 /// SSH and HTTP/2 state machines do. The driver keeps one timer at ``nextDeadline`` and calls
@@ -18,9 +21,11 @@ import SDLProtocol
 public struct SDLSessionStateMachine: Sendable {
     public let configuration: Configuration
     private let offeredVersion: SDLProtocolVersion
-    private var state: State
+    /// Internal so the streaming services (SDLSessionStateMachine+Streaming.swift) frame with
+    /// the session's numbering.
+    var state: State
 
-    private enum State: Sendable {
+    enum State: Sendable {
         case idle
         /// StartService sent; waiting for its ACK or NAK until `deadline`.
         case starting(deadline: NIODeadline)
@@ -35,7 +40,7 @@ public struct SDLSessionStateMachine: Sendable {
     }
 
     /// The data of an established session.
-    private struct Established: Sendable {
+    struct Established: Sendable {
         var parameters: SessionParameters
         /// The id of the next frame we originate; 1…UInt32.max, never 0 (Core rejects 0, §a).
         var nextMessageID: UInt32 = 1
@@ -381,7 +386,7 @@ public struct SDLSessionStateMachine: Sendable {
 // MARK: - Established and closing sessions
 
 extension SDLSessionStateMachine {
-    private var openSession: Established? {
+    var openSession: Established? {
         switch state {
         case .established(let session), .closing(let session, _): return session
         case .idle, .starting, .closed, .modifying: return nil
@@ -394,7 +399,7 @@ extension SDLSessionStateMachine {
     }
 
     /// Stores `session` back, keeping the established or closing state.
-    private mutating func update(_ session: Established) {
+    mutating func update(_ session: Established) {
         switch state {
         case .established: state = .established(session)
         case .closing(_, let deadline): state = .closing(session, deadline: deadline)
@@ -475,6 +480,10 @@ extension SDLSessionStateMachine {
             session.lastSent = now
             update(session)
             return [.write([ack])]
+        case _ where SDLStreamingService(serviceType: header.serviceType) != nil:
+            // StartServiceACK/NAK, EndService, EndServiceACK/NAK of video and audio (§n).
+            guard let service = SDLStreamingService(serviceType: header.serviceType), !isClosing else { return [] }
+            return [.streamControl(service, message)]
         case .endService where header.serviceType == .rpc:
             // Core ends the session itself, e.g. after its heartbeat timeout (§a "Closing", §d).
             let ack = SDLControlMessage.endServiceACK.makeFrame(

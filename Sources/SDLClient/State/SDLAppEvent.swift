@@ -21,6 +21,8 @@ public enum SDLAppEvent: Sendable, Hashable {
     case systemCapability(type: String, capability: SDLJSON)
     /// An audio pass-thru started, sent a chunk of audio (OnAudioPassThru's bulk data) or ended.
     case audioPassThru(SDLAudioPassThruEvent)
+    /// A streaming service (video, audio) started, ended or was refused (docs/protocol.md §n).
+    case streaming(SDLStreamingEvent)
     /// Any other notification, raw.
     case notification(name: String, parameters: SDLJSON)
     /// An RPC crossed the link (the traffic log's entry: a request sent, a response or
@@ -28,7 +30,8 @@ public enum SDLAppEvent: Sendable, Hashable {
     case rpc(SDLTrafficEntry)
 
     /// The event-stream type: `hmiStatus`, `appState`, `driverDistraction`, `lockScreen`,
-    /// `permissions`, `language`, `systemCapability`, `audioPassThru`, `notification` or `rpc`.
+    /// `permissions`, `language`, `systemCapability`, `audioPassThru`, `videoStreaming`,
+    /// `audioStreaming`, `notification` or `rpc`.
     public var type: String {
         switch self {
         case .hmiStatus: "hmiStatus"
@@ -39,6 +42,7 @@ public enum SDLAppEvent: Sendable, Hashable {
         case .language: "language"
         case .systemCapability: "systemCapability"
         case .audioPassThru: "audioPassThru"
+        case .streaming(let event): event.service.eventType
         case .notification: "notification"
         case .rpc: "rpc"
         }
@@ -68,6 +72,8 @@ public enum SDLAppEvent: Sendable, Hashable {
         case .systemCapability(let type, let capability):
             return ["systemCapabilityType": .string(type), "systemCapability": capability]
         case .audioPassThru(let event):
+            return event.json
+        case .streaming(let event):
             return event.json
         case .notification(let name, let parameters):
             return ["name": .string(name), "parameters": parameters]

@@ -1,0 +1,122 @@
+import NIOCore
+import SDLProtocol
+import Synchronization
+
+// The video and audio streaming services (docs/protocol.md §n) on the connection: the machine
+// decides (``SDLConnectionStateMachine/startStreaming(_:format:now:)`` …); this drives it.
+
+extension SDLConnection {
+    /// StartService on the service (video: BSON `videoProtocol`, `videoCodec`, `width`,
+    /// `height` from `format`) and waits for the answer, at most the session's
+    /// ``SDLSessionStateMachine/Configuration/startServiceTimeout``. A service already started
+    /// answers with what it accepted. Throws ``SDLClientError/Code/streamingRefused`` for a
+    /// StartServiceNAK (its `reason` in the detail, ``SDLClientError/rejectedParams``),
+    /// ``SDLClientError/Code/timedOut``, ``SDLClientError/Code/notConnected``.
+    public func startStreaming(_ service: SDLStreamingService, format: SDLVideoStreamFormat?) async throws -> SDLStreamingAccepted {
+        let accepted = try await streamingOperation(service) { machine, now throws(SDLClientError) in
+            try machine.startStreaming(service, format: format, now: now)
+        }
+        guard let accepted else {
+            throw SDLClientError(.protocolViolation, "the \(service) service ended as it started")
+        }
+        return accepted
+    }
+
+    /// EndService on the started service; returns after its EndServiceACK. Throws
+    /// ``SDLClientError/Code/streamingNotStarted`` when it is not started,
+    /// ``SDLClientError/Code/streamingRefused`` for an EndServiceNAK, ``SDLClientError/Code/timedOut``
+    /// after the session's ``SDLSessionStateMachine/Configuration/endServiceTimeout`` (the service
+    /// is over either way).
+    public func endStreaming(_ service: SDLStreamingService) async throws {
+        _ = try await streamingOperation(service) { machine, now throws(SDLClientError) in
+            (nil, try machine.endStreaming(service, now: now))
+        }
+    }
+
+    /// The started service's parameters and counters; `nil` when it is not started.
+    public func streamingStatus(_ service: SDLStreamingService) -> SDLStreamingStatus? {
+        state.withLock { $0.machine.streamingStatus(service) }
+    }
+
+    /// The most stream bytes written to the channel between two looks at its writability: the
+    /// frames of one batch (at least one frame, whatever its MTU).
+    public static let streamBatchBytes = 64 * 1024
+
+    /// Sends `bytes` as data frames on the started service, in order, each a Single Frame of at
+    /// most the service's MTU. Batches of frames (``streamBatchBytes``) go to the channel one at
+    /// a time: before each, this suspends while the channel is not writable (its outbound buffer
+    /// is over NIO's high-water mark), and after each it lets the event loop take the batch, so
+    /// a slow link holds at most the high-water mark and one batch, never the rest of `bytes`.
+    /// Throws ``SDLClientError/Code/streamingNotStarted`` when the service is not started (or the
+    /// head unit ended it meanwhile: the rest is not sent), the link's error when it goes, and
+    /// ``SDLClientError/Code/cancelled`` when the task is cancelled while waiting.
+    public func sendStream(_ service: SDLStreamingService, _ bytes: ByteBuffer) async throws {
+        var remaining = bytes
+        repeat {
+            let (gate, mtu) = try streamLink(service)
+            try await gate.waitUntilWritable()
+            let framesPerBatch = max(1, Self.streamBatchBytes / mtu)
+            let batch = remaining.readSlice(length: min(remaining.readableBytes, framesPerBatch * mtu))!
+            let channel = try perform { state, now -> (Result<(any Channel)?, SDLClientError>, [Machine.Action]) in
+                do throws(SDLClientError) {
+                    let frames = try state.machine.streamFrames(service, batch, now: now)
+                    guard let link = state.link else { return (.success(nil), []) }
+                    if !frames.isEmpty { write(frames, to: link.channel) }
+                    return (.success(link.channel), [])
+                } catch {
+                    return (.failure(error), [])
+                }
+            }.get()
+            // The event loop runs its tasks in order: once this one ran, the batch is in the
+            // channel's buffer and its writability counts it.
+            if let channel, remaining.readableBytes > 0 {
+                try await channel.eventLoop.submit {}.get()
+            }
+        } while remaining.readableBytes > 0
+    }
+
+    /// The open link's write gate and the service's MTU; throws when either is missing.
+    private func streamLink(_ service: SDLStreamingService) throws(SDLClientError) -> (SDLWriteGate, Int) {
+        try state.withLock { state throws(SDLClientError) in
+            let mtu = try state.machine.streams.mtu(service)
+            guard let link = state.link else {
+                throw SDLClientError(.notConnected, "the connection to the head unit is not open")
+            }
+            return (link.gate, mtu)
+        }
+    }
+
+    /// The write gate of the open link (tests: how often senders waited for writability).
+    var writeGate: SDLWriteGate? { state.withLock { $0.link?.gate } }
+
+    /// The bytes written to the open link's channel that it has not handed to the transport yet
+    /// (NIO's `bufferedWritableBytes`): what a slow link makes the app side hold.
+    func bufferedWritableBytes() async throws -> Int {
+        guard let channel = state.withLock({ $0.link?.channel }) else { return 0 }
+        return try await channel.getOption(.bufferedWritableBytes).get()
+    }
+
+    /// Starts a StartService or EndService in the machine and waits for its reply. `body` returns
+    /// an immediate answer (a service already started) or the frames to send.
+    private func streamingOperation(
+        _ service: SDLStreamingService,
+        _ body: @escaping (inout Machine, NIODeadline) throws(SDLClientError) -> (SDLStreamingAccepted?, [Machine.Action])
+    ) async throws -> SDLStreamingAccepted? {
+        try await withCheckedThrowingContinuation { (waiter: StreamWaiter) in
+            perform { state, now in
+                do throws(SDLClientError) {
+                    let (immediate, actions) = try body(&state.machine, now)
+                    if let immediate {
+                        waiter.resume(returning: immediate)
+                    } else {
+                        state.streamWaiters[service] = waiter
+                    }
+                    return ((), actions)
+                } catch {
+                    waiter.resume(throwing: error)
+                    return ((), [])
+                }
+            }
+        }
+    }
+}
