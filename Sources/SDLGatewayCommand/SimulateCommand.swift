@@ -97,10 +97,11 @@ struct SimulateCommand: AsyncParsableCommand {
         let simulator = SimulatedHeadUnit(configuration: configuration, logger: logger)
         let sdl = try HostPort(listen, option: "--listen", example: "127.0.0.1:12345")
         let controlAddress = try HostPort(control, option: "--control", example: "127.0.0.1:12346")
+        let controlRoutes = SimulatorControlRoutes(simulator: simulator)
+        let loopbackOnly = ServeSettings.isLoopback(controlAddress.host)
         let controlApp = Application(
-            router: SimulatorControlRoutes(simulator: simulator).makeRouter(
-                loopbackHostsOnly: ServeSettings.isLoopback(controlAddress.host)),
-            server: .boundedHTTP1(),
+            router: controlRoutes.makeRouter(loopbackHostsOnly: loopbackOnly),
+            server: controlRoutes.makeServer(loopbackHostsOnly: loopbackOnly),
             configuration: .init(address: .hostname(controlAddress.host, port: controlAddress.port), serverName: "sdl-gateway-simulator"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? controlAddress.port

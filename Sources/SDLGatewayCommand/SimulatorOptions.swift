@@ -53,6 +53,12 @@ struct SimulatorOptions: ParsableArguments {
     )
     var fileStorageLimit: Int?
 
+    @Option(
+        help:
+            "MiB of the last bytes of each app's video and of its audio stream the head unit keeps for the control API (video.h264, audio.pcm, the live feeds). 0…4096. Default 8."
+    )
+    var streamKeep: Int?
+
     enum Policy: String, CaseIterable, ExpressibleByArgument {
         case open
         case `default`
@@ -62,10 +68,12 @@ struct SimulatorOptions: ParsableArguments {
     static let variables = [
         "SDL_SIMULATOR_POLICY", "SDL_SIMULATOR_TRACE", "SDL_SIMULATOR_TRACE_SPEED", "SDL_SIMULATOR_PROFILE", "SDL_SIMULATOR_TIME_SCALE",
         "SDL_SIMULATOR_PRETTY_JSON", "SDL_SIMULATOR_RESUMING_TIMEOUT", "SDL_SIMULATOR_REQUEST_LIMIT", "SDL_SIMULATOR_FILE_STORAGE_LIMIT",
+        "SDL_SIMULATOR_STREAM_KEEP",
     ]
     /// The keys of the config file's `"simulator"` object.
     static let fileKeys = [
         "policy", "trace", "traceSpeed", "profile", "timeScale", "prettyJSON", "resumingTimeout", "requestLimit", "fileStorageLimit",
+        "streamKeep",
     ]
 
     /// The options given on the command line, by their flag (for "needs --simulate").
@@ -74,6 +82,7 @@ struct SimulatorOptions: ParsableArguments {
             ("--policy", policy != nil), ("--trace", trace != nil), ("--trace-speed", traceSpeed != nil), ("--profile", profile != nil),
             ("--time-scale", timeScale != nil), ("--pretty-json", prettyJSON), ("--resuming-timeout", resumingTimeout != nil),
             ("--request-limit", requestLimit != nil), ("--file-storage-limit", fileStorageLimit != nil),
+            ("--stream-keep", streamKeep != nil),
         ]
         .filter(\.1).map(\.0)
     }
@@ -136,6 +145,8 @@ struct SimulatorOptions: ParsableArguments {
         let fileStorage = try whole(
             fileStorageLimit, "--file-storage-limit", "SDL_SIMULATOR_FILE_STORAGE_LIMIT", "fileStorageLimit", unit: "MiB", short: "MiB",
             default: 256, in: 1...1_048_576)
+        let keep = try whole(
+            streamKeep, "--stream-keep", "SDL_SIMULATOR_STREAM_KEEP", "streamKeep", unit: "MiB", short: "MiB", default: 8, in: 0...4096)
         let traceFromFile = try fileString("trace")
         let profileFromFile = try fileString("profile")
         return Resolved(
@@ -147,7 +158,8 @@ struct SimulatorOptions: ParsableArguments {
             prettyJSON: prettyJSON || (prettyFromEnvironment ?? prettyFromFile ?? false),
             resumingTimeout: resuming,
             requestLimit: requests,
-            fileStorageLimit: fileStorage
+            fileStorageLimit: fileStorage,
+            streamKeep: keep
         )
     }
 
@@ -165,6 +177,8 @@ struct SimulatorOptions: ParsableArguments {
         var requestLimit = 1000
         /// MiB: ``HeadUnitConfiguration/fileStorageLimit``.
         var fileStorageLimit = 256
+        /// MiB: ``HeadUnitConfiguration/streamKeptBytes``.
+        var streamKeep = 8
 
         /// Sets them on `configuration`, reading the trace and the profile (checked against the
         /// configuration's catalog).
@@ -175,6 +189,7 @@ struct SimulatorOptions: ParsableArguments {
             configuration.resumingTimeout = .milliseconds(Int64(resumingTimeout))
             configuration.requestLimits.anyLevel = RequestRateLimiter.Limit(maximumRequests: requestLimit, window: .seconds(10))
             configuration.fileStorageLimit = fileStorageLimit * 1024 * 1024
+            configuration.streamKeptBytes = streamKeep * 1024 * 1024
             if let profile {
                 configuration.profile = try SimulatorProfile(nameOrPath: profile, catalog: configuration.catalog)
             }

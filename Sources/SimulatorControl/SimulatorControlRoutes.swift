@@ -36,7 +36,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
             APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
             APIOperation("GET", "log", query: ["limit"]), APIOperation("GET", "faults"), APIOperation("POST", "faults"),
             APIOperation("DELETE", "faults"), APIOperation("POST", "restart"), APIOperation("GET", "feed"), APIOperation("PUT", "feed"),
-        ] + fileOperations
+        ] + fileOperations + streamOperations
 
     /// Adds the routes to `router` (a router or a group such as `router.group("v1/simulator")`).
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
@@ -49,6 +49,7 @@ public struct SimulatorControlRoutes: ControlRoutes {
             }
         }
         addFileRoutes(to: router)
+        addStreamRoutes(to: router)
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let named = try context.parameters.decoded("appID")
             let body = try await Self.body(request, allowed: ["hmiLevel", "audioStreamingState", "systemContext"])

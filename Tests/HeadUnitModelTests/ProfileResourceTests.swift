@@ -13,11 +13,12 @@ struct ProfileResourceTests {
     @Test("The resource holds exactly the text of the built-in profile")
     func sameText() {
         // CRC-32 of Resources/default-profile.json; change it together with the file when the
-        // built-in profile is edited on purpose (last: rebuilt from Core 8.2's stock
+        // built-in profile is edited on purpose (last: its VIDEO_STREAMING made the 800×480
+        // H.264 RAW/RTP projection screen; before, rebuilt from Core 8.2's stock
         // hmi_capabilities.json; CoreCapabilitiesTests checks the conversion gives it).
         let text = SimulatorProfile.defaultJSON.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(SDLCRC32.checksum(text) == 0x661B_C70D)
-        #expect(text.utf8.count == 22_555)
+        #expect(SDLCRC32.checksum(text) == 0xFAA9_CB6A)
+        #expect(text.utf8.count == 20_652)
     }
 
     @Test("core-8.2, the default: what SDL Core 8.2.0 sends apps from its stock hmi_capabilities.json")
@@ -62,16 +63,28 @@ struct ProfileResourceTests {
         ] {
             #expect(profile.systemCapability(type) != nil, "\(type)")
         }
+        Self.expectProjection(profile)
+    }
+
+    /// Both profiles advertise what projection needs (MOBILE_API `VideoStreamingCapability`):
+    /// 800×480, H.264 over RAW and RTP, haptic data, the screen's size, density and scale.
+    static func expectProjection(_ profile: SimulatorProfile) {
+        let capability = profile.systemCapability("VIDEO_STREAMING")?["videoStreamingCapability"]
+        #expect(capability?["preferredResolution"] == ["resolutionWidth": 800, "resolutionHeight": 480])
         #expect(
-            profile.systemCapability("VIDEO_STREAMING")?["videoStreamingCapability"]?["preferredResolution"] == [
-                "resolutionWidth": 800, "resolutionHeight": 380,
-            ])
+            capability?["supportedFormats"] == [["protocol": "RAW", "codec": "H264"], ["protocol": "RTP", "codec": "H264"]])
+        #expect((capability?["maxBitrate"]?.intValue ?? 0) > 0)
+        #expect(capability?["hapticSpatialDataSupported"] == true)
+        for key in ["diagonalScreenSize", "pixelPerInch", "scale"] {
+            #expect((capability?[key]?.doubleValue ?? 0) > 0, "\(key)")
+        }
     }
 
     @Test("full: the richer head unit the simulator had before (38 text fields, 800×480, every speech capability)")
     func fullProfile() throws {
         let profile = try #require(SimulatorProfile.named("full"))
         #expect(profile == (try SimulatorProfile.loadBuiltIn(.full)))
+        Self.expectProjection(profile)
         let response = profile.registerAppInterfaceResponse()
         let display = try #require(response["displayCapabilities"])
         #expect(display["textFields"]?.arrayValue?.count == 38)

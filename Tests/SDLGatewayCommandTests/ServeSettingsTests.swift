@@ -261,6 +261,26 @@ struct ServeSettingsTests {
     }
 
     @Test(
+        "--stream-keep (MiB) from the command line, SDL_SIMULATOR_STREAM_KEEP or \"simulator.streamKeep\" sets the stream bytes the head unit keeps; 8 MiB by default"
+    )
+    func streamKeep() throws {
+        func bytes(_ settings: ServeSettings) throws -> Int? {
+            var configuration = HeadUnitConfiguration()
+            try settings.headUnit?.apply(to: &configuration)
+            return settings.headUnit == nil ? nil : configuration.streamKeptBytes
+        }
+        #expect(try bytes(Self.settings(["--simulate"])) == 8 * 1024 * 1024)
+        #expect(try bytes(Self.settings(["--simulate", "--stream-keep", "0"])) == 0)
+        #expect(try bytes(Self.settings(["--simulate"], environment: ["SDL_SIMULATOR_STREAM_KEEP": "64"])) == 64 * 1024 * 1024)
+        let file = try Self.configFile(#"{"simulate": true, "simulator": {"streamKeep": 2}}"#)
+        #expect(try bytes(Self.settings(["--config", file])) == 2 * 1024 * 1024)
+        #expect(
+            Self.refusal(["--simulate", "--stream-keep", "5000"])?.contains(
+                "--stream-keep (SDL_SIMULATOR_STREAM_KEEP, \"simulator.streamKeep\") must be 0…4096 MiB") == true)
+        #expect(try SimulateCommand.parse(["--stream-keep", "1"]).headUnit.resolved(environment: [:]).streamKeep == 1)
+    }
+
+    @Test(
         "--core-request-limit: the gateway's sessions keep to 90 % of Core's AppTimeScaleMaxRequests; 0 lifts it; --simulate --request-limit sets it"
     )
     func coreRequestLimit() throws {

@@ -39,6 +39,10 @@ public struct AppState: Sendable {
 
     /// The file SetAppIcon named, if any.
     public internal(set) var iconFile: String?
+    /// What the app streamed on the video and audio services, once it started one.
+    public internal(set) var streams: [StreamService: StreamRecord] = [:]
+    /// Core's end-stream timers that run for this app, by service.
+    var endStreamTimers: [StreamService: TimerID] = [:]
 
     /// Core's per-app counts of PutFile, ListFiles and DeleteFile made while in HMI NONE.
     var fileRequestsInNone: [String: Int] = [:]
@@ -77,6 +81,10 @@ public struct AppState: Sendable {
         ]
         // The file SetAppIcon named: the launcher draws it.
         if let iconFile { object["icon"] = .string(iconFile) }
+        // What it streamed (video, audio), once it started a streaming service.
+        if !streams.isEmpty {
+            object["streams"] = .object(Dictionary(uniqueKeysWithValues: streams.map { ($0.key.rawValue, $0.value.json) }))
+        }
         return .object(object)
     }
 }

@@ -98,7 +98,7 @@ extension HeadUnit {
         case .rpc, .bulkData:
             handleRPCPayload(message, session: session.id, now: now)
         case .audio, .video:
-            break  // streaming data is accepted and dropped
+            receiveStreamData(message, session: session.id, now: now)
         case .control:
             break
         }
@@ -155,7 +155,7 @@ extension HeadUnit {
             }
             startRPCService(start, header: header, on: id, now: now)
         case .audio, .video:
-            startStreamingService(start, header: header, on: id)
+            startStreamingService(start, header: header, on: id, now: now)
         case .control, .bulkData:
             nak(header, on: id, reason: "Service \(header.serviceType.rawValue) cannot be started", rejected: nil)
         }
@@ -210,37 +210,6 @@ extension HeadUnit {
         write(ack.makeFrame(version: session.version, serviceType: .rpc, sessionID: sessionID, messageID: 0), to: id)
     }
 
-    mutating func startStreamingService(_ start: SDLControlMessage.StartService, header: SDLFrameHeader, on id: ConnectionID) {
-        guard var session = sessions[header.sessionID], session.connection == id else {
-            nak(header, on: id, reason: "Session \(header.sessionID) is not open", rejected: nil)
-            return
-        }
-        let app = apps[header.sessionID]
-        let types = Set(app?.appHMITypes ?? [])
-        guard header.serviceType == .audio || !types.isDisjoint(with: ["NAVIGATION", "PROJECTION"]) else {
-            nak(header, on: id, reason: "Video streaming needs a NAVIGATION or PROJECTION app", rejected: nil)
-            return
-        }
-        guard app != nil else {
-            nak(header, on: id, reason: "The app is not registered", rejected: nil)
-            return
-        }
-        session.streamingServices.insert(header.serviceType)
-        sessions[header.sessionID] = session
-        var params = SDLControlMessage.StartServiceACK(mtu: session.version >= 5 ? Int64(configuration.maximumPayloadSize) : nil)
-        if header.serviceType == .video {
-            params.height = start.height
-            params.width = start.width
-            params.videoProtocol = start.videoProtocol
-            params.videoCodec = start.videoCodec
-        }
-        let frame = SDLControlMessage.startServiceACK(params).makeFrame(
-            version: session.version, serviceType: header.serviceType, sessionID: session.id, messageID: session.takeMessageID()
-        )
-        sessions[header.sessionID] = session
-        write(frame, to: id)
-    }
-
     mutating func handleEndService(_ end: SDLControlMessage.EndService, header: SDLFrameHeader, on id: ConnectionID, now: NIODeadline) {
         guard var session = sessions[header.sessionID], session.connection == id else {
             endNAK(header, on: id, reason: "Session \(header.sessionID) is not open", rejected: nil)
@@ -259,6 +228,7 @@ extension HeadUnit {
             endSession(session.id, keepingResumptionData: false, now: now)
         case .audio, .video:
             session.streamingServices.remove(header.serviceType)
+            streamEnded(session: session.id, header.serviceType)
             let ack = SDLControlMessage.endServiceACK.makeFrame(
                 version: session.version, serviceType: header.serviceType, sessionID: session.id, messageID: session.takeMessageID()
             )
@@ -305,6 +275,7 @@ extension HeadUnit {
                 // record keeps none of their bytes.
                 var resumable = app
                 resumable.files = [:]
+                resumable.streams = [:]
                 resumption[app.appID] = ResumptionRecord(hash: hash, app: resumable)
             }
             appRemoved(app, now: now)
@@ -323,7 +294,8 @@ extension TimerEvent {
     var session: UInt8 {
         switch self {
         case .activate(let session), .finishInteraction(let session, _), .audioPassThruChunk(let session),
-            .audioPassThruEnd(let session), .delayedResponse(let session, _), .notification(let session, _, _):
+            .audioPassThruEnd(let session), .delayedResponse(let session, _), .notification(let session, _, _),
+            .endStream(let session, _):
             return session
         }
     }

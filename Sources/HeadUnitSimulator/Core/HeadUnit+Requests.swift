@@ -161,6 +161,8 @@ extension HeadUnit {
             endAudioPassThru(session: session, resultCode: "SUCCESS", now: now)
         case .notification(let session, let name, let parameters):
             notify(name, parameters.objectValue ?? [:], to: session, now: now)
+        case .endStream(let session, let service):
+            disallowStreaming(session: session, service)
         case .delayedResponse(let session, let response):
             var parameters = response.parameters.objectValue ?? [:]
             let code = parameters.removeValue(forKey: "resultCode")?.stringValue ?? "SUCCESS"

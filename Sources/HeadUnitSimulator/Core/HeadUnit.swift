@@ -40,6 +40,9 @@ public struct HeadUnit: Sendable {
     public internal(set) var driverDistraction = "DD_OFF"
     /// The simulated vehicle (see ``vehicleData``).
     var vehicle: VehicleState
+    /// Counts what happened on every app's streams (data kept, a service started or ended), so a
+    /// driver can tell the live stream readers (``StreamRecord``) that there is something new.
+    public internal(set) var streamGeneration: UInt64 = 0
     /// Faults injected through the control API.
     public internal(set) var faults = FaultSet()
     private var nextConnection = 1

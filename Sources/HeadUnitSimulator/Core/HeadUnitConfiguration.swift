@@ -50,6 +50,13 @@ public struct HeadUnitConfiguration: Sendable {
     /// OUT_OF_MEMORY, as on a head unit whose storage is full. Each app's own limit is the
     /// profile's `appDirectoryQuota` (Core's `AppDirectoryQuota`). 256 MiB by default.
     public var fileStorageLimit = 256 * 1024 * 1024
+    /// How many of the last bytes of each app's video and of its audio stream the head unit keeps
+    /// for the control API (`simulate --stream-keep`, in MiB there): 8 MiB by default.
+    public var streamKeptBytes = 8 * 1024 * 1024
+    /// `StopStreamingTimeout` of smartDeviceLink.ini (1000 ms): how long after an app left
+    /// FULL/LIMITED (or its video became NOT_STREAMABLE) Core still takes its stream; the next
+    /// data frame after it is answered with EndService (docs/protocol.md §k). Not scaled.
+    public var stopStreamingTimeout: TimeAmount = .milliseconds(1000)
 
     public init(
         catalog: SDLCatalog = .builtIn,

@@ -20,6 +20,9 @@ enum TimerEvent: Sendable, Hashable {
     case notification(session: UInt8, name: String, parameters: SDLJSON)
     /// Answer a request that a fault delayed.
     case delayedResponse(session: UInt8, response: DelayedResponse)
+    /// `StopStreamingTimeout` passed since the app left FULL/LIMITED: its streaming services are
+    /// no longer allowed (Core's end-stream timer, docs/protocol.md §k).
+    case endStream(session: UInt8, service: StreamService)
 }
 
 /// A response held back by a `delayMs` fault.

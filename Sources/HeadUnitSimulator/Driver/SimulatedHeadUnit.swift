@@ -27,7 +27,7 @@ public final class SimulatedHeadUnit: Sendable {
 
     /// The head unit and what the timer loop is waiting for, under one lock so that an input
     /// sees the deadline the loop sleeps until.
-    private struct Driven: Sendable {
+    struct Driven: Sendable {
         var unit: HeadUnit
         /// `nil` until the timer loop computed a deadline; then the deadline it sleeps until
         /// (itself `nil` when nothing is due).
@@ -50,9 +50,12 @@ public final class SimulatedHeadUnit: Sendable {
 
     /// Where `now` comes from and how the timer loop sleeps.
     public let clock: any SDLClock
-    private let state: Mutex<Driven>
+    let state: Mutex<Driven>
     private let writers = Mutex<[ConnectionID: AsyncStream<Outbound>.Continuation]>([:])
     let wakeUpSignal = WakeUpSignal()
+    /// Rings when something happened on a stream (``HeadUnit/streamGeneration``): wakes the live
+    /// stream readers (``followStream(appID:_:maximumMessageSize:_:)``).
+    let streamSignal = WakeUpSignal()
     /// How many times the timer loop woke up (to advance the head unit and compute a deadline).
     let timerWakeUps = Atomic<Int>(0)
     let logger: Logger
@@ -85,11 +88,13 @@ public final class SimulatedHeadUnit: Sendable {
     /// Applies an input to the head unit at the clock's time, wakes the timer loop when the input
     /// brought the next deadline forward, and carries out the actions.
     private func update<T>(_ body: (inout HeadUnit, NIODeadline) throws -> (T, [HeadUnitAction])) rethrows -> T {
-        let (value, actions, mustWake) = try state.withLock { driven in
+        let (value, actions, mustWake, streamed) = try state.withLock { driven in
+            let generation = driven.unit.streamGeneration
             let (value, actions) = try body(&driven.unit, clock.now())
-            return (value, actions, driven.timerLoopMustWake)
+            return (value, actions, driven.timerLoopMustWake, driven.unit.streamGeneration != generation)
         }
         if mustWake { wakeUpSignal.ring() }
+        if streamed { streamSignal.ring() }
         execute(actions)
         return value
     }

@@ -214,8 +214,8 @@ extension HeadUnit {
                 for other in apps.values where other.sessionID != sessionID && other.hmiLevel == "FULL" {
                     setHMIStatus(
                         session: other.sessionID,
-                        hmiLevel: other.isMediaApplication ? "LIMITED" : "BACKGROUND",
-                        audioStreamingState: other.isMediaApplication ? "AUDIBLE" : "NOT_AUDIBLE",
+                        hmiLevel: Self.isAudioApp(other) ? "LIMITED" : "BACKGROUND",
+                        audioStreamingState: Self.isAudioApp(other) ? "AUDIBLE" : "NOT_AUDIBLE",
                         now: now
                     )
                 }
@@ -223,7 +223,7 @@ extension HeadUnit {
             }
             app.hmiLevel = hmiLevel
             if audioStreamingState == nil {
-                let audible = app.isMediaApplication && (hmiLevel == "FULL" || hmiLevel == "LIMITED")
+                let audible = Self.isAudioApp(app) && (hmiLevel == "FULL" || hmiLevel == "LIMITED")
                 app.audioStreamingState = audible ? "AUDIBLE" : "NOT_AUDIBLE"
             }
             if videoStreamingState == nil {
@@ -237,7 +237,14 @@ extension HeadUnit {
         apps[sessionID] = app
         if before != (app.hmiLevel, app.audioStreamingState, app.systemContext, app.videoStreamingState) {
             sendHMIStatus(app, now: now)
+            streamingStateChanged(session: sessionID, fromLevel: before.0, fromVideo: before.3, now: now)
         }
+    }
+
+    /// Core's `IsAudioApplication`: media, COMMUNICATION and NAVIGATION apps are audible in FULL
+    /// and LIMITED, and go to LIMITED when another app is activated.
+    static func isAudioApp(_ app: AppState) -> Bool {
+        app.isMediaApplication || !Set(app.appHMITypes).isDisjoint(with: ["NAVIGATION", "COMMUNICATION"])
     }
 
     /// The HMI activates the app (`SDL.ActivateApp`): FULL, MAIN.
@@ -247,6 +254,8 @@ extension HeadUnit {
 
     /// An app went away (unregistered, its session ended, its connection closed).
     mutating func appRemoved(_ app: AppState, now: NIODeadline) {
+        // Its streams' live readers learn that it is gone.
+        streamGeneration &+= 1
         // Its other files are gone, and their bytes with them (docs/protocol.md §c PutFile).
         let kept = app.files.filter { $0.value.isPersistent }
         fileStorageUsed -= Self.storageSize(of: app.files) - Self.storageSize(of: kept)
