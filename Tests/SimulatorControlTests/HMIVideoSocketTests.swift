@@ -1,3 +1,4 @@
+import HTTPTypes
 import HeadUnitModel
 import HeadlessHMI
 import Hummingbird
@@ -8,7 +9,7 @@ import HummingbirdWSTesting
 import Logging
 import NIOCore
 import SDLProtocol
-import SimulatorControl
+@testable import SimulatorControl
 import Synchronization
 import TestSupport
 import Testing
@@ -56,6 +57,13 @@ struct HMIVideoSocketTests {
             }
             group.cancelAll()
         }
+    }
+
+    @Test("A page's upgrade offering sdl-gateway.v1 beside bearer.<token> gets sdl-gateway.v1 selected, never the token")
+    func subprotocol() {
+        #expect(HMIControlRoutes.upgradeHeaders(offered: ["sdl-gateway.v1, bearer.secret"]) == [.secWebSocketProtocol: "sdl-gateway.v1"])
+        #expect(HMIControlRoutes.upgradeHeaders(offered: ["bearer.secret"]) == [:])
+        #expect(HMIControlRoutes.upgradeHeaders(offered: []) == [:])
     }
 
     /// Reads `/apps/maps-1/video` until `expected.readableBytes` came and checks them; then the
