@@ -418,7 +418,6 @@ let package = Package(
                 "HeadUnitModel",
                 "HeadUnitSimulator",
                 "HeadlessHMI",
-                "SDLClient",
                 "SDLManagers",
                 "SDLProtocol",
                 "SDLTransport",

@@ -264,7 +264,9 @@ extension HMIConnection {
             try await HMIStreamReader(source: source, relay: relay).run(clock: clock) { handle.opened($0) }
             logger.info("SDL Core closed the stream", metadata: metadata)
         } catch {
-            if !handle.isStopped { logger.warning("the stream from SDL Core failed", metadata: metadata.merging(["error": "\(error)"]) { $1 }) }
+            if !handle.isStopped {
+                logger.warning("the stream from SDL Core failed", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            }
         }
         readers.withLock { readers in
             if readers[source] === handle { readers[source] = nil }

@@ -22,7 +22,8 @@ extension HMIControlRoutes {
         GatewayRouteGroup(
             path: "v1/hmi", operations: operations,
             addRoutes: { group, apps in HMIControlRoutes(connection: connection, names: GatewayNames(apps)).add(to: group) },
-            addWebSocketRoutes: { group, apps in HMIControlRoutes(connection: connection, names: GatewayNames(apps)).addWebSocket(to: group) }
+            addWebSocketRoutes: { group, apps in HMIControlRoutes(connection: connection, names: GatewayNames(apps)).addWebSocket(to: group)
+            }
         )
     }
 }

@@ -64,7 +64,9 @@ public enum CoreHMIMessages {
 extension CoreHMIMessages {
     /// `Navigation.SetVideoConfig`: the app's StartService BSON (`videoProtocol`, `videoCodec`,
     /// `width`, `height`) as `config` in HMI_API names.
-    public static func setVideoConfig(id: Int64, appID: Int64, protocol: String, codec: String, width: Int, height: Int) throws(HMIError)
+    public static func setVideoConfig(
+        id: Int64, appID: Int64, protocol: String, codec: String, width: Int, height: Int
+    ) throws(HMIError)
         -> HMIMessage
     {
         let text = """

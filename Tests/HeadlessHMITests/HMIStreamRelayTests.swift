@@ -35,7 +35,9 @@ struct HMIStreamRelayTests {
         let relay = HMIStreamRelay()
         let reader = relay.subscribe(appID: 9, kind: .video)
         defer { reader.cancel() }
-        let frames = (0..<50).map { index in ByteBuffer(bytes: (0..<(1000 + index * 37)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }) }
+        let frames = (0..<50).map { index in
+            ByteBuffer(bytes: (0..<(1000 + index * 37)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })
+        }
         let source = try #require(HMIStreamSource(appID: 9, kind: .video, url: streamer.url))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await streamer.serveOne(frames: frames) }
@@ -70,7 +72,9 @@ struct HMIStreamRelayTests {
 
     @Test("An http url names a socket to read; paths and other urls do not")
     func sources() {
-        #expect(HMIStreamSource(appID: 1, kind: .video, url: "http://127.0.0.1:5050") == HMIStreamSource(appID: 1, kind: .video, host: "127.0.0.1", port: 5050))
+        #expect(
+            HMIStreamSource(appID: 1, kind: .video, url: "http://127.0.0.1:5050")
+                == HMIStreamSource(appID: 1, kind: .video, host: "127.0.0.1", port: 5050))
         #expect(HMIStreamSource(appID: 1, kind: .video, url: "http://[::1]:5050/")?.host == "::1")
         #expect(HMIStreamSource(appID: 1, kind: .video, url: "storage/video_stream_file") == nil)
         #expect(HMIStreamSource(appID: 1, kind: .video, url: "http://127.0.0.1") == nil)

@@ -54,7 +54,8 @@ struct HMIStreamingTests {
         ])
     func videoConfigRejected(proto: String, codec: String, width: Int, height: Int, rejected: [String]) throws {
         var hmi = try Self.hmi()
-        let request = try CoreHMIMessages.setVideoConfig(id: 31, appID: Self.appID, protocol: proto, codec: codec, width: width, height: height)
+        let request = try CoreHMIMessages.setVideoConfig(
+            id: 31, appID: Self.appID, protocol: proto, codec: codec, width: width, height: height)
         let answer = try hmi.receive(request)
         #expect(
             answer == [

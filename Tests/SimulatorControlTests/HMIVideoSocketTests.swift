@@ -42,7 +42,11 @@ struct HMIVideoSocketTests {
                 try await core.send(
                     .notification(
                         method: "BasicCommunication.OnAppRegistered",
-                        params: ["application": ["appID": .int(Self.appID), "appName": "Maps", "policyAppID": "maps-1", "appType": ["NAVIGATION"]]]
+                        params: [
+                            "application": [
+                                "appID": .int(Self.appID), "appName": "Maps", "policyAppID": "maps-1", "appType": ["NAVIGATION"],
+                            ]
+                        ]
                     ))
                 try await core.send(try CoreHMIMessages.startStream(id: 40, appID: Self.appID, url: streamer.url))
                 let answer = try await core.next { $0.answeredMethod == "Navigation.StartStream" }
