@@ -32,6 +32,8 @@ public struct HMIAnswers: Sendable {
             result["softButtonCapabilities"] = document["softButtonCapabilities"]
             result["hmiCapabilities"] = document["hmiCapabilities"]
             result["pcmStreamCapabilities"] = document["pcmStreamCapabilities"]
+            let system = systemCapabilities
+            if !system.isEmpty { result["systemCapabilities"] = .object(system) }
             return (.success, result.filter { $0.value != .null })
         case "VR.GetCapabilities":
             return (.success, ["vrCapabilities": document["vrCapabilities"] ?? ["TEXT"]])

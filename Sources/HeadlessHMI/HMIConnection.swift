@@ -30,12 +30,21 @@ public final class HMIConnection: Service, Sendable {
     private let replayer: Mutex<TraceReplayer?>
     private let vehicleInterval: Duration
 
+    /// The bytes of the streams Core serves on its socket consumer, for the control API's readers.
+    public let relay: HMIStreamRelay
+    /// Told after every change of the HMI's state: the stream readers follow ``HeadlessHMI/streamSource(_:)``.
+    private let streamChanges: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+    /// The stream readers running, by source.
+    private let readers = Mutex<[HMIStreamSource: StreamReaderHandle]>([:])
+
     public init(
         address: SDLTransportAddress, hmi: HeadlessHMI, logger: Logger,
         vehicle: VehicleSource = .generated(GeneratedDrive()), vehicleInterval: Duration = .milliseconds(100),
-        clock: any SDLClock = SDLSystemClock()
+        clock: any SDLClock = SDLSystemClock(), relay: HMIStreamRelay = HMIStreamRelay()
     ) {
         self.address = address
+        self.relay = relay
+        self.streamChanges = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.clock = clock
         self.vehicle = vehicle
         if case .trace(let trace, let speed, let loop) = vehicle {
@@ -65,6 +74,7 @@ public final class HMIConnection: Service, Sendable {
         guard let outbound = writer.withLock({ $0 }) else {
             throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))")
         }
+        streamChanges.continuation.yield()
         try await send(messages, to: outbound)
         return messages
     }
@@ -74,6 +84,7 @@ public final class HMIConnection: Service, Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await self.tick() }
                 group.addTask { try await self.connectRepeatedly() }
+                group.addTask { await self.relayStreams() }
                 try await group.next()
                 group.cancelAll()
             }
@@ -146,6 +157,7 @@ public final class HMIConnection: Service, Sendable {
                 }
                 self.state.withLock { $0.disconnected() }
                 self.writer.withLock { $0 = nil }
+                self.streamChanges.continuation.yield()
                 attempt += 1
                 let delay = min(5.0, 0.1 * pow15(attempt - 1))
                 try? await self.clock.sleep(for: .milliseconds(Int64(delay * 1000)))  // cancelled: the loop ends
@@ -171,6 +183,7 @@ public final class HMIConnection: Service, Sendable {
                         return (before, answers, hmi.phase)
                     }
                     replies = answers
+                    streamChanges.continuation.yield()
                     if before != .ready, after == .ready {
                         logger.info("HMI ready: components registered, OnReady sent", metadata: ["sdl.hmi": "\(address)"])
                     }
@@ -192,6 +205,96 @@ public final class HMIConnection: Service, Sendable {
                 "to Core", metadata: ["hmi.method": "\(message.method ?? "-")", "hmi.message": "\(String(decoding: bytes, as: UTF8.self))"])
             try await outbound.write(ByteBuffer(bytes: bytes))
         }
+    }
+}
+
+extension HMIConnection {
+    /// The control API's view of an app: the HMI's (``HeadlessHMI/App/json``) with, for each
+    /// stream, the bytes read from Core's socket consumer and the readers relayed to.
+    public func json(of app: HeadlessHMI.App) -> SDLJSON {
+        guard case .object(var object) = app.json else { return app.json }
+        var streams: [String: SDLJSON] = [:]
+        for kind in HMIStream.Kind.allCases {
+            guard case .object(var stream) = (kind == .video ? app.videoStream : app.audioStream).json else { continue }
+            stream["bytes"] = .int(Int64(relay.bytesRead(appID: app.appID, kind: kind)))
+            stream["readers"] = .int(Int64(relay.readers(appID: app.appID, kind: kind)))
+            streams[kind.rawValue] = .object(stream)
+        }
+        object["streams"] = .object(streams)
+        return .object(object)
+    }
+
+    /// Runs a ``HMIStreamReader`` for each stream Core serves on its socket consumer now (the
+    /// state's ``HeadlessHMI/streamSource(_:)``), and stops the ones it no longer serves, until
+    /// the service stops.
+    func relayStreams() async {
+        await withDiscardingTaskGroup { group in
+            for await _ in streamChanges.stream {
+                let hmi = snapshot
+                let wanted = Set(HMIStream.Kind.allCases.compactMap { hmi.streamSource($0) })
+                let (stopping, starting) = readers.withLock { readers -> ([StreamReaderHandle], [(HMIStreamSource, StreamReaderHandle)]) in
+                    let stopping = readers.filter { !wanted.contains($0.key) }
+                    for source in stopping.keys { readers[source] = nil }
+                    var starting: [(HMIStreamSource, StreamReaderHandle)] = []
+                    for source in wanted where readers[source] == nil {
+                        let handle = StreamReaderHandle()
+                        readers[source] = handle
+                        starting.append((source, handle))
+                    }
+                    return (Array(stopping.values), starting)
+                }
+                for handle in stopping { handle.stop() }
+                for (source, handle) in starting {
+                    group.addTask { await self.read(source, handle) }
+                }
+            }
+            let running = readers.withLock { readers in
+                defer { readers = [:] }
+                return Array(readers.values)
+            }
+            for handle in running { handle.stop() }
+        }
+        relay.finishAll()
+    }
+
+    private func read(_ source: HMIStreamSource, _ handle: StreamReaderHandle) async {
+        let metadata: Logger.Metadata = ["sdl.stream": "\(source.kind.rawValue)", "sdl.stream.source": "\(source.host):\(source.port)"]
+        logger.info("reading the stream from SDL Core", metadata: metadata)
+        do {
+            try await HMIStreamReader(source: source, relay: relay).run(clock: clock) { handle.opened($0) }
+            logger.info("SDL Core closed the stream", metadata: metadata)
+        } catch {
+            if !handle.isStopped {
+                logger.warning("the stream from SDL Core failed", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            }
+        }
+        readers.withLock { readers in
+            if readers[source] === handle { readers[source] = nil }
+        }
+    }
+}
+
+/// A running stream reader's connection, closed from outside to stop it.
+final class StreamReaderHandle: Sendable {
+    private let state = Mutex<(channel: (any Channel)?, stopped: Bool)>((nil, false))
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// The reader connected: keep the channel, or close it at once when stopped meanwhile.
+    func opened(_ channel: any Channel) {
+        let stopped = state.withLock { state in
+            state.channel = channel
+            return state.stopped
+        }
+        if stopped { channel.close(promise: nil) }
+    }
+
+    func stop() {
+        let channel = state.withLock { state in
+            state.stopped = true
+            return state.channel
+        }
+        channel?.close(promise: nil)
     }
 }
 

@@ -15,7 +15,9 @@ import SDLProtocol
 ///    needs (``HMIAnswers/answer(to:params:)``);
 /// 4. holds the requests a driver answers (alerts, speech, sliders, choices) until their time runs
 ///    out or the control API answers them (``answerInteraction(appID:_:)``, ``expireInteractions(now:)``);
-/// 5. keeps the list of registered apps from `BasicCommunication.OnAppRegistered` and
+/// 5. answers Core's `Navigation` streaming requests and follows each app's streams
+///    (``HeadlessHMI/streamSource(_:)``, HeadlessHMI+Streaming.swift);
+/// 6. keeps the list of registered apps from `BasicCommunication.OnAppRegistered` and
 ///    `OnAppUnregistered`, and with `autoActivate` asks Core to activate each new one
 ///    (`SDL.ActivateApp`), as a driver tapping it would.
 public struct HeadlessHMI: Sendable {
@@ -54,6 +56,9 @@ public struct HeadlessHMI: Sendable {
         public var registeredIcon: String?
         /// The files Core named for it (images' full paths, its icon), by name.
         public var files = HMIFileNames()
+        /// Its video and audio streams (``HMIStream``), from Core's `Navigation` requests.
+        public var videoStream = HMIStream()
+        public var audioStream = HMIStream()
     }
 
     public enum Phase: Sendable, Hashable {
@@ -79,6 +84,10 @@ public struct HeadlessHMI: Sendable {
     public private(set) var apps: [Int64: App] = [:]
     /// The last driver distraction state sent (`UI.OnDriverDistraction`).
     public internal(set) var driverDistraction = "DD_OFF"
+    /// The app whose stream Core last asked the HMI to play (`Navigation.StartStream`,
+    /// `StartAudioStream`): what `OnVideoDataStreaming` / `OnAudioDataStreaming`, which name no
+    /// app, are about (Core streams one navigation app at a time: `StartNaviService`).
+    var streamingApps: [HMIStream.Kind: Int64] = [:]
     /// The id of this HMI's next request: from the first component's id range once Core gave one.
     private var nextRequestID: Int64 = 1
     /// The component of each `MB.registerComponent` in flight, by request id.
@@ -104,6 +113,7 @@ public struct HeadlessHMI: Sendable {
         awaiting = [:]
         registrations = [:]
         interactions = [:]
+        streamingApps = [:]
         nextRequestID = 1
         phase = .registering(pending: Set(Self.components))
         return Self.components.map { component in
@@ -119,6 +129,7 @@ public struct HeadlessHMI: Sendable {
         apps = [:]
         vehicleSubscriptions = []
         interactions = [:]
+        streamingApps = [:]
         awaiting = [:]
         registrations = [:]
     }
@@ -173,6 +184,13 @@ public struct HeadlessHMI: Sendable {
 
     mutating func setLevel(_ appID: Int64, _ level: String) {
         apps[appID]?.hmiLevel = level
+    }
+
+    /// Changes a registered app (nothing when Core registered none with that id).
+    mutating func updateApp(_ appID: Int64, _ change: (inout App) -> Void) {
+        guard var app = apps[appID] else { return }
+        change(&app)
+        apps[appID] = app
     }
 
     private mutating func makeRequestID() -> Int64 {
@@ -231,6 +249,10 @@ public struct HeadlessHMI: Sendable {
             vehicleSubscriptions.formUnion(params.keys.filter { $0 != "appID" && SubscriptionVehicleData.dataTypes[$0] != nil })
         case "VehicleInfo.UnsubscribeVehicleData":
             vehicleSubscriptions.subtract(params.keys)
+        case "Navigation.SetVideoConfig":
+            return [setVideoConfig(id: id, params: params)]
+        case _ where Self.streamRequests[method] != nil:
+            streamRequest(method, params: params)
         default:
             break
         }
@@ -248,7 +270,13 @@ public struct HeadlessHMI: Sendable {
             }
             return []
         case "BasicCommunication.OnAppUnregistered":
-            if let appID = params["appID"]?.intValue { apps[appID] = nil }
+            if let appID = params["appID"]?.intValue {
+                apps[appID] = nil
+                streamingApps = streamingApps.filter { $0.value != appID }
+            }
+            return []
+        case "Navigation.OnVideoDataStreaming", "Navigation.OnAudioDataStreaming":
+            dataStreaming(method == "Navigation.OnVideoDataStreaming" ? .video : .audio, available: params["available"]?.boolValue)
             return []
         default:
             return []

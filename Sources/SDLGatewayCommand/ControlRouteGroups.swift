@@ -16,11 +16,15 @@ extension SimulatorControlRoutes {
 
 extension HMIControlRoutes {
     /// The headless HMI's control API as the gateway mounts it with `serve --hmi`: at `/v1/hmi`,
-    /// behind the gateway's auth and limits; paths take the gateway's names too (``GatewayNames``).
+    /// behind the gateway's auth and limits; paths take the gateway's names too (``GatewayNames``);
+    /// the stream WebSocket on the gateway's WebSocket router, with the event streams' auth.
     static func gatewayRouteGroup(_ connection: HMIConnection) -> GatewayRouteGroup {
-        GatewayRouteGroup(path: "v1/hmi", operations: operations) { group, apps in
-            HMIControlRoutes(connection: connection, names: GatewayNames(apps)).add(to: group)
-        }
+        GatewayRouteGroup(
+            path: "v1/hmi", operations: operations,
+            addRoutes: { group, apps in HMIControlRoutes(connection: connection, names: GatewayNames(apps)).add(to: group) },
+            addWebSocketRoutes: { group, apps in HMIControlRoutes(connection: connection, names: GatewayNames(apps)).addWebSocket(to: group)
+            }
+        )
     }
 }
 

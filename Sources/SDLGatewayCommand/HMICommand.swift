@@ -152,9 +152,11 @@ struct HMICommand: AsyncParsableCommand {
             logger: logger, vehicle: settings.vehicle
         )
         let control = settings.control
+        let routes = HMIControlRoutes(connection: connection)
+        let loopbackHostsOnly = ServeSettings.isLoopback(control.host)
         let controlApp = Application(
-            router: HMIControlRoutes(connection: connection).makeRouter(loopbackHostsOnly: ServeSettings.isLoopback(control.host)),
-            server: .boundedHTTP1(),
+            router: routes.makeRouter(loopbackHostsOnly: loopbackHostsOnly),
+            server: routes.makeServer(loopbackHostsOnly: loopbackHostsOnly),
             configuration: .init(address: .hostname(control.host, port: control.port), serverName: "sdl-gateway-hmi"),
             onServerRunning: { channel in
                 announce(

@@ -26,6 +26,8 @@ import SDLTransport
 /// - `GET`/`PUT /driver-distraction` `{"state": "DD_ON"}`: UI.OnDriverDistraction
 /// - `GET`/`PUT /vehicle-data` `{"speed": 0, "fuelLevel": null}`: overrides over the drive
 ///   (`null` removes one); Core gets the subscribed ones as VehicleInfo.OnVehicleData
+/// - WebSocket `GET /apps/{appID}/video`: the app's video stream as Core's socket consumer serves
+///   it (``addWebSocket(to:)``); each app's JSON has its `streams` (state, url, bytes read)
 public struct HMIControlRoutes: ControlRoutes {
     public let connection: HMIConnection
     /// The gateway's names (`serve --hmi`), taken where the routes take Core's.
@@ -45,6 +47,7 @@ public struct HMIControlRoutes: ControlRoutes {
         APIOperation("POST", "buttons/{name}/press"),
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
         APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
+        APIOperation("GET", "apps/{appID}/video"),
     ]
 
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
@@ -61,10 +64,10 @@ public struct HMIControlRoutes: ControlRoutes {
             return ["core": .string(connection.address.description), "phase": .string(phase), "apps": .int(Int64(hmi.apps.count))]
         }
         router.get("apps") { _, _ -> SDLJSON in
-            .array(connection.snapshot.apps.values.sorted { $0.appID < $1.appID }.map(\.json))
+            .array(connection.snapshot.apps.values.sorted { $0.appID < $1.appID }.map(connection.json(of:)))
         }
         router.get("apps/:appID") { _, context -> SDLJSON in
-            try Self.app(try routes.app(context).appID, connection).json
+            connection.json(of: try Self.app(try routes.app(context).appID, connection))
         }
         router.get("apps/:appID/screen") { _, context -> SDLJSON in
             let appID = try routes.app(context).appID
@@ -73,6 +76,12 @@ public struct HMIControlRoutes: ControlRoutes {
             return app.screenJSON(now: .now(), interactions: hmi.interactions(ofApp: appID).map(\.json))
         }
         addFiles(to: router)
+        router.get("apps/:appID/video") { _, context -> Response in
+            _ = try routes.app(context)
+            throw HTTPProblem(
+                status: .upgradeRequired, code: "websocket-required", title: "Open a WebSocket",
+                detail: "the app's video stream is a WebSocket: GET with Upgrade: websocket")
+        }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let appID = try routes.app(context).appID
             let body = try await SimulatorControlRoutes.body(request, allowed: ["hmiLevel"])
@@ -80,7 +89,7 @@ public struct HMIControlRoutes: ControlRoutes {
                 throw HTTPProblem.invalidBody("hmiLevel is required")
             }
             try await Self.perform(connection) { hmi throws(HMIError) in try hmi.setHMILevel(appID: appID, level) }
-            return try Self.app(appID, connection).json
+            return connection.json(of: try Self.app(appID, connection))
         }
         router.post("apps/:appID/commands/:cmdID") { request, context -> SDLJSON in
             let (appID, gatewayApps) = try routes.app(context)

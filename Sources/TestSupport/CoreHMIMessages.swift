@@ -57,3 +57,44 @@ public enum CoreHMIMessages {
         return try HMIMessage(parsing: Array(text.utf8))
     }
 }
+
+/// Core 8.2's `Navigation` messages for a navigation app's video service (docs/protocol.md §n):
+/// built by `MessageHelper::SendNaviSetVideoConfig`, `SendNaviStartStream`, `SendNaviStopStream`
+/// and `ApplicationManagerImpl::ProcessOnDataStreamingNotification`, keys in jsoncpp's order.
+extension CoreHMIMessages {
+    /// `Navigation.SetVideoConfig`: the app's StartService BSON (`videoProtocol`, `videoCodec`,
+    /// `width`, `height`) as `config` in HMI_API names.
+    public static func setVideoConfig(
+        id: Int64, appID: Int64, protocol: String, codec: String, width: Int, height: Int
+    ) throws(HMIError)
+        -> HMIMessage
+    {
+        let text = """
+            {"id":\(id),"jsonrpc":"2.0","method":"Navigation.SetVideoConfig","params":{"appID":\(appID),\
+            "config":{"codec":"\(codec)","height":\(height),"protocol":"\(`protocol`)","width":\(width)}}}
+            """
+        return try HMIMessage(parsing: Array(text.utf8))
+    }
+
+    /// `Navigation.StartStream` (`StartAudioStream` with `audio`): the consumer's `url`,
+    /// `http://ServerAddress:VideoStreamingPort` for the socket consumer.
+    public static func startStream(id: Int64, appID: Int64, url: String, audio: Bool = false) throws(HMIError) -> HMIMessage {
+        let method = audio ? "Navigation.StartAudioStream" : "Navigation.StartStream"
+        let text = #"{"id":\#(id),"jsonrpc":"2.0","method":"\#(method)","params":{"appID":\#(appID),"url":"\#(url)"}}"#
+        return try HMIMessage(parsing: Array(text.utf8))
+    }
+
+    /// `Navigation.StopStream` (`StopAudioStream` with `audio`).
+    public static func stopStream(id: Int64, appID: Int64, audio: Bool = false) throws(HMIError) -> HMIMessage {
+        let method = audio ? "Navigation.StopAudioStream" : "Navigation.StopStream"
+        let text = #"{"id":\#(id),"jsonrpc":"2.0","method":"\#(method)","params":{"appID":\#(appID)}}"#
+        return try HMIMessage(parsing: Array(text.utf8))
+    }
+
+    /// `Navigation.OnVideoDataStreaming` (`OnAudioDataStreaming` with `audio`): no app id.
+    public static func dataStreaming(_ available: Bool, audio: Bool = false) throws(HMIError) -> HMIMessage {
+        let method = audio ? "Navigation.OnAudioDataStreaming" : "Navigation.OnVideoDataStreaming"
+        let text = #"{"jsonrpc":"2.0","method":"\#(method)","params":{"available":\#(available)}}"#
+        return try HMIMessage(parsing: Array(text.utf8))
+    }
+}

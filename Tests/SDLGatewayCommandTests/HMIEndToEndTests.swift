@@ -149,6 +149,21 @@ struct HMIEndToEndTests {
             }
             #expect(seen)
             #expect(try await Self.send(.GET, "\(base)/apps/nobody", token: "control-token-1").status == 404)
+            // The app's video WebSocket is on the gateway's WebSocket router, behind the same tokens.
+            let port = try #require(Int(url.split(separator: ":").last ?? ""))
+            let video = "/v1/hmi/apps/7/video"
+            let refused = try await RawConnection.exchange(
+                port: port, RawConnection.get(video, RawConnection.webSocketUpgrade), until: "\r\n\r\n")
+            #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
+            let page = RawConnection.webSocketUpgrade + ["Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.read-token-01"]
+            let upgraded = try await RawConnection.exchange(port: port, RawConnection.get(video, page), until: "\r\n\r\n")
+            #expect(
+                upgraded.hasPrefix("HTTP/1.1 101") && upgraded.lowercased().contains("sec-websocket-protocol: sdl-gateway.v1"),
+                "\(upgraded)")
+            let unknown = RawConnection.webSocketUpgrade + ["Authorization: Bearer read-token-01"]
+            let missing = try await RawConnection.exchange(
+                port: port, RawConnection.get("/v1/hmi/apps/nobody/video", unknown), until: "\r\n\r\n")
+            #expect(missing.hasPrefix("HTTP/1.1 404"), "\(missing)")
         }
         process.terminate()
         process.waitUntilExit()

@@ -12,13 +12,18 @@ public struct GatewayRouteGroup: Sendable {
     /// Adds the routes to the group the gateway made at ``path``; they may look up the gateway's
     /// apps (the simulator's routes take a gateway app id where they take an SDL appID).
     public var addRoutes: @Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void
+    /// Adds the group's WebSocket routes (the headless HMI's stream) to the group the gateway made
+    /// at ``path`` on its WebSocket router, behind the same auth as the event streams.
+    public var addWebSocketRoutes: (@Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void)?
 
     public init(
-        path: String, operations: [APIOperation], addRoutes: @escaping @Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void
+        path: String, operations: [APIOperation], addRoutes: @escaping @Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void,
+        addWebSocketRoutes: (@Sendable (RouterGroup<GatewayRequestContext>, GatewayApps) -> Void)? = nil
     ) {
         self.path = path
         self.operations = operations
         self.addRoutes = addRoutes
+        self.addWebSocketRoutes = addWebSocketRoutes
     }
 
     /// The operations with their full paths.

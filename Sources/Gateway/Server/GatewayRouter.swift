@@ -91,6 +91,10 @@ public struct GatewayRouter: Sendable {
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         router.add(middleware: rateLimit)
         router.add(middleware: QueryParametersMiddleware(operations: allOperations))
+        // A browser's upgrade meets the origin rule every HTTP request meets (EdgeMiddleware does not see these).
+        for group in routeGroups {
+            group.addWebSocketRoutes?(router.group(RouterPath(group.path)).add(middleware: BrowserOriginMiddleware(rule: origins)), apps)
+        }
         events.addWebSocket(to: router)
         streams(RPCExecutor(apps: apps)).addWebSocket(to: router)
         return router
