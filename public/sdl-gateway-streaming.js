@@ -103,7 +103,8 @@ export class VideoStream {
     if (this._run) throw new Error("app.video is already streaming: stop() it first");
     if (typeof VideoEncoder === "undefined") throw new Error("this browser has no WebCodecs VideoEncoder (a secure context is needed: https or http://localhost)");
     this.state = "starting";
-    const run = { stopped: false, timer: null, socket: null, encoder: null, offListener: null };
+    // One run of the stream: `halting` once it is being stopped, `stopped` once nothing more is sent.
+    const run = { halting: null, stopped: false, timer: null, socket: null, encoder: null, offListener: null, forceKeyframe: false };
     this._run = run;
     try {
       const capability = await this.capability();
@@ -188,7 +189,7 @@ export class VideoStream {
     const started = performance.now();
     let lastKeyframe = -Infinity;
     run.timer = setInterval(() => {
-      if (run.stopped) return;
+      if (run.halting) return;
       const own = intrinsicSize(element);
       if (!own.width || !own.height) return; // a video element before its first frame
       // Dropped before encoding while the socket or the encoder is behind: nothing piles up.
@@ -213,21 +214,24 @@ export class VideoStream {
     }, 1000 / this.fps);
   }
 
-  /** Stops capturing and closes the encoder and the socket (after it sent what it holds). */
-  async _halt(run, state) {
-    if (run.stopped) return;
-    run.stopped = true;
-    clearInterval(run.timer);
-    run.offListener?.();
-    if (run.encoder && run.encoder.state !== "closed") {
-      await run.encoder.flush().catch(() => {});
-      run.encoder.close();
-    }
-    if (run.socket) await drainAndClose(run.socket);
-    if (this._run === run) {
-      this._run = null;
-      this.state = state;
-    }
+  /**
+   * Stops capturing, sends what the encoder still holds, closes it and the socket (after it sent
+   * what it holds). Once per run: a second call waits for the first.
+   */
+  _halt(run, state) {
+    run.halting ??= (async () => {
+      clearInterval(run.timer);
+      run.offListener?.();
+      if (run.encoder && run.encoder.state === "configured") await run.encoder.flush().catch(() => {});
+      run.stopped = true;
+      if (run.encoder && run.encoder.state !== "closed") run.encoder.close();
+      if (run.socket) await drainAndClose(run.socket);
+      if (this._run === run) {
+        this._run = null;
+        this.state = state;
+      }
+    })();
+    return run.halting;
   }
 
   /** Stops streaming: the last frames sent, the socket closed, then EndService (`DELETE /v1/apps/{id}/video`). */

@@ -122,6 +122,11 @@ export class VideoPlayer {
     if (this._waitForKey && !(unit.key && unit.sps)) return;
     if (unit.sps && (unit.sps !== this._codec || !this._decoder || this._decoder.state === "closed")) this._configure(unit.sps);
     if (!this._decoder || this._decoder.state !== "configured") return;
+    // A decoder far behind (a slow machine): skip to the next keyframe rather than queue more.
+    if (!unit.key && this._decoder.decodeQueueSize > 30) {
+      this._waitForKey = true;
+      return;
+    }
     this._waitForKey = false;
     this._timestamp += 33333;
     try {
