@@ -21,7 +21,7 @@ const raw = (method, path, body) =>
 
 (async () => {
   const m = await import(`${location.origin}/sdl-gateway.js`);
-  check("exports connect, Gateway, App, GatewayProblem", ["connect", "Gateway", "App", "GatewayProblem"].every((name) => typeof m[name] === "function"));
+  check("exports connect, Gateway, App, GatewayProblem, VideoStream, AudioStream", ["connect", "Gateway", "App", "GatewayProblem", "VideoStream", "AudioStream"].every((name) => typeof m[name] === "function"));
 
   let asked = 0;
   const gw = await m.connect({ askForToken: () => (asked++, token) });
@@ -30,6 +30,13 @@ const raw = (method, path, body) =>
 
   const app = await gw.apps.register({ id: "client", appName: "Client", appID: "client-app" });
   check("apps.register answers an App", app instanceof m.App && app.id === "client");
+  check("an app has app.video and app.audioStream, stopped", app.video instanceof m.VideoStream && app.audioStream instanceof m.AudioStream && app.video.state === "stopped");
+  try {
+    app.audioStream.write(new Float32Array(4));
+    check("app.audioStream.write before start throws", false);
+  } catch (error) {
+    check("app.audioStream.write before start throws", /start\(\) it first/.test(error.message), error.message);
+  }
   const events = [];
   app.on("*", (data, event) => events.push(event));
   await until(() => events.some((e) => e.type === "hmiStatus" && e.data.hmiLevel === "FULL"), "hmiStatus FULL");

@@ -11,9 +11,15 @@
 //   await gw.simulator.setFeed({ playing: false });            // the simulator: feed, faults, vehicle data
 //   gw.scope;                                                  // "read" once the gateway answered 403 forbidden
 //   const art = await gw.simulator.file("radio-1", "art.png");  // a file the app put on the simulated head unit, as a Blob
+//   await app.video.start(canvas, { fps: 30 });                // projection: the canvas as H.264 to the head unit
+//   app.video.onTouch(({ type, touches }) => {});               // the head unit's touches, in the canvas's coordinates
 //
 // Everything goes through the gateway's public API (openapi.yaml). Problems come back as
 // thrown GatewayProblem errors carrying the RFC 9457 problem document.
+
+import { AudioStream, VideoStream } from "./sdl-gateway-streaming.js";
+
+export { AudioStream, VideoStream };
 
 const PROBLEM_PREFIX = "urn:sdl-gateway:problem:";
 
@@ -378,6 +384,14 @@ export class App {
       /** The last recording, however it was started, as a WAV Blob. */
       lastWAV: () => gateway.blob(`${path}/audio-pass-thru/last.wav`),
     };
+    /**
+     * Projection (sdl-gateway-streaming.js): `app.video.start(canvasOrVideo, {fps, bitrate,
+     * keyframeInterval})` streams the element as H.264 (WebCodecs) over the app's video
+     * WebSocket; `stop()`, `status()`, `stats` (frames, bytes, dropped), `onTouch(listener)`.
+     */
+    this.video = new VideoStream(this);
+    /** PCM to the head unit's audio streaming service: `start()`, `write(samples)`, `stop()`. */
+    this.audioStream = new AudioStream(this);
     this._listeners = new Map();
     this._socket = null;
     /** While `on` with `history` reads where the history starts: the socket opens after it. */

@@ -8,11 +8,15 @@ import { ImageStore } from "./headunit/images.js";
 import { launcher } from "./headunit/launcher.js";
 import { menuSheet, sayPanel } from "./headunit/menu.js";
 import { popup } from "./headunit/popups.js";
+import { VideoPlayer } from "./headunit/projection.js";
 import { schemeStyle, screenBody } from "./headunit/screen.js";
 import { fromHMI, fromSimulator } from "./headunit/sources.js";
 
 let source = null;
+let gateway = null;
 let images = null;
+/** The live video of each app the head unit receives video from, by appID (headunit/projection.js). */
+const players = new Map();
 let selected = null;
 let resolution = { width: 800, height: 480 };
 let theme = matchMedia("(prefers-color-scheme: dark)").matches ? "night" : "day";
@@ -27,6 +31,7 @@ export function init(ctx) {
     $("hmi").replaceChildren(element("p", { className: "muted" }, "The preview draws a head unit's screen: start the gateway with --simulate, or beside SDL Core with --core tcp://CORE:12345 --hmi ws://CORE:8087."));
     return;
   }
+  gateway = ctx.gw;
   source = ctx.simulated ? fromSimulator(ctx.gw) : fromHMI(ctx.gw);
   images = new ImageStore((appID, name) => source.file(appID, name));
   // The head unit also changes without the selected app's events (another app, the driver, a
@@ -89,12 +94,14 @@ async function draw() {
   lastDrawn = signature;
   const model = state.shown;
   if (!model || !state.apps.some((app) => app.appID === model.appID)) menuPath = null;
+  closeVideos(model);
   const ctx = {
     images,
     driver: driverFor(model),
     goHome: () => (menuPath = null, source.leave(model).then(redraw, report)),
     openMenu: () => openMenu([]),
     lockedOut: state.driverDistraction === "DD_ON",
+    video: (shown) => videoOf(shown),
     menu: {
       open: (path) => openMenu(path),
       close: () => closeMenu(model),
@@ -137,6 +144,29 @@ async function draw() {
   // The bezel keeps the display's proportions at any width (its resolution, scaled to the window).
   const frame = element("div", { className: "hu-frame", style: `--hu-aspect: ${resolution.width / resolution.height}` }, screen);
   $("hmi").replaceChildren(toolbar(state, model), element("div", { className: "hu-stage" }, frame, model ? sayPanel(model, ctx) : ""));
+}
+
+/** The app's live video canvas: its player, opened on the head unit's feed the first time (again after it closed). */
+function videoOf(model) {
+  let player = players.get(model.appID);
+  if (!player || player.closed) {
+    player?.close();
+    const url = new URL(gateway.base + source.videoFeed(model.appID), location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const touch = source.touch ? (body) => source.touch(model.appID, body) : null;
+    player = new VideoPlayer({ url, protocols: gateway.token ? ["sdl-gateway.v1", `bearer.${gateway.token}`] : ["sdl-gateway.v1"], touch });
+    players.set(model.appID, player);
+  }
+  return player.canvas;
+}
+
+/** Closes the players of apps no longer shown streaming (the feed socket and the decoder). */
+function closeVideos(model) {
+  for (const [appID, player] of players) {
+    if (appID === model?.appID && model.videoStreaming) continue;
+    player.close();
+    players.delete(appID);
+  }
 }
 
 /** Day and night, the screen's size, and the status line: app, HMI level, audio, system context. */

@@ -30,11 +30,17 @@ const LAYOUTS = {
   NAV_LIST: { regions: ["text", "buttons"], buttons: "text", max: 8 },
   NAV_KEYBOARD: { regions: ["map", "text", "buttons"], buttons: "text", max: 4 },
   WEB_VIEW: { regions: ["web"] },
+  // An app streaming video in a template without a map: its video fills the screen, as Core's HMI shows a projection app.
+  PROJECTION: { regions: ["map"] },
 };
 
-/** The layout a template name draws with: DEFAULT is MEDIA for a media app, NON-MEDIA otherwise. */
-export function layoutOf(template, isMedia) {
-  const name = template === "DEFAULT" || !LAYOUTS[template] ? (isMedia ? "MEDIA" : "NON-MEDIA") : template;
+/**
+ * The layout a template name draws with: DEFAULT is MEDIA for a media app, NON-MEDIA otherwise;
+ * while the app streams video, a template without a map is PROJECTION (the video, full screen).
+ */
+export function layoutOf(template, isMedia, videoStreaming = false) {
+  let name = template === "DEFAULT" || !LAYOUTS[template] ? (isMedia ? "MEDIA" : "NON-MEDIA") : template;
+  if (videoStreaming && !LAYOUTS[name].regions.includes("map")) name = "PROJECTION";
   return { name, ...LAYOUTS[name] };
 }
 
@@ -52,10 +58,10 @@ export function schemeStyle(model, theme) {
 
 /**
  * The screen's body for `model` (see hmi.js for its fields). `ctx` holds `images` (an ImageStore),
- * `driver` (what a press or a pick does) and `openMenu`.
+ * `driver` (what a press or a pick does), `openMenu` and `video(model)` (the app's live video canvas).
  */
 export function screenBody(model, ctx) {
-  const layout = layoutOf(model.template, model.isMedia);
+  const layout = layoutOf(model.template, model.isMedia, model.videoStreaming);
   const show = model.show ?? {};
   const body = element("div", { className: "hu-body", dataset: { layout: layout.name } });
   for (const region of layout.regions) {
@@ -84,7 +90,9 @@ const REGIONS = {
   buttons: (model, ctx, layout) => softButtons(model, ctx, layout),
   media: (model, ctx) => mediaRegion(model, ctx),
   presets: (model, ctx) => presets(model, ctx),
-  map: (model) => element("div", { className: "hu-region hu-map", role: "img", "aria-label": "map" },
+  map: (model, ctx) => model.videoStreaming && ctx.video
+    ? element("div", { className: "hu-region hu-map streaming" }, ctx.video(model))
+    : element("div", { className: "hu-region hu-map", role: "img", "aria-label": "map" },
     element("span", { className: "hu-map-label" }, model.videoStreamingState === "STREAMABLE" ? "Video stream" : "Map: the app's video stream is drawn here")),
   web: (model) => element("div", { className: "hu-region hu-web" }, element("span", {}, `${model.appName}: web view`)),
 };

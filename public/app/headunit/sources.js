@@ -2,7 +2,8 @@
 // control API (`--simulate`) or the headless HMI's in front of a real SDL Core (`--hmi`). Each
 // source gives `load()` → `{apps, shown, popupOf, driverDistraction, signature}` (`popupOf`: the app
 // whose pop-up is open, drawn over the screen) and the
-// driver's operations (press, command, answer, activate, leave, menuContext, file).
+// driver's operations (press, command, answer, activate, leave, menuContext, file), and where the
+// app's live video is read (`videoFeed`: the feed WebSocket's path) and where a touch goes (`touch`).
 
 /** `{hours, minutes, seconds}` in seconds, or null. */
 const seconds = (time) => (time ? (time.hours ?? 0) * 3600 + (time.minutes ?? 0) * 60 + (time.seconds ?? 0) : null);
@@ -23,10 +24,16 @@ function clockOf(clock) {
   };
 }
 
-/** What changes the picture: the data without the clock's moving position. */
+/** What changes the picture: the data without the clock's moving position and the streams' counters. */
 function signatureOf(value) {
-  return JSON.stringify(value, (key, v) => (["currentSeconds", "remainingMs", "at"].includes(key) ? undefined : v));
+  return JSON.stringify(value, (key, v) => {
+    if (["currentSeconds", "remainingMs", "at"].includes(key)) return undefined;
+    return key === "streams" && v ? { video: v.video?.state ?? null, audio: v.audio?.state ?? null } : v;
+  });
 }
+
+/** Whether the head unit is receiving the app's video now (`streams.video.state` of its app). */
+const streamingVideo = (app) => app?.streams?.video?.state === "streaming";
 
 const dynamic = (name) => (name ? { value: name, imageType: "DYNAMIC" } : null);
 
@@ -41,6 +48,7 @@ function modelOf(app, screen) {
     audioStreamingState: app.audioStreamingState,
     systemContext: app.systemContext,
     videoStreamingState: app.videoStreamingState,
+    videoStreaming: streamingVideo(app),
     template: screen.template ?? "DEFAULT",
     show: screen.show ?? {},
     dayColorScheme: screen.dayColorScheme,
@@ -80,6 +88,9 @@ export function fromSimulator(gw) {
     leave: (model) => api.setHMILevel(model.appID, model.isMedia ? "LIMITED" : "BACKGROUND"),
     /** The menu open is system context MENU, as Core tells the app (OnHMIStatus). */
     menuContext: (model, open) => api.setHMI(model.appID, { systemContext: open ? "MENU" : "MAIN" }),
+    videoFeed: (appID) => `/v1/simulator/apps/${encodeURIComponent(appID)}/video`,
+    /** A driver's touch on the video (`{type, x, y, id}`, the video's pixels): OnTouchEvent to the app. */
+    touch: (appID, touch) => gw.request("POST", `/v1/simulator/apps/${encodeURIComponent(appID)}/touch`, touch),
     file: async (appID, name) => {
       if (files.has(appID) && !files.get(appID).has(name)) throw Object.assign(new Error(`${name} is not on the head unit`), { status: 404 });
       return api.file(appID, name);
@@ -143,6 +154,7 @@ export function fromHMI(gw) {
         hmiLevel: full.hmiLevel,
         audioStreamingState: full.audioStreamingState ?? "",
         systemContext: full.systemContext ?? "",
+        videoStreaming: streamingVideo(full),
         template: screen.template ?? screen.layout?.displayLayout ?? "DEFAULT",
         show: hmiShow(screen.show),
         dayColorScheme: screen.dayColorScheme ?? screen.layout?.dayColorScheme,
@@ -162,6 +174,9 @@ export function fromHMI(gw) {
     leave: (model) => api.setHMILevel(model.appID, model.isMedia ? "LIMITED" : "BACKGROUND"),
     // Core keeps the system context itself (UI.OnSystemContext is the HMI's to send; not offered here).
     menuContext: async () => {},
+    // Core's video consumer (its socket stream), as the headless HMI relays it.
+    videoFeed: (appID) => `/v1/hmi/apps/${encodeURIComponent(appID)}/video`,
+    touch: null,
     // The file as Core holds it (its storage folder, when the gateway can read it); else the
     // gateway's own copies: of what it uploaded for the app, then of its image store, which
     // declared images are uploaded from.
