@@ -8,9 +8,13 @@ extension SimulatorControlRoutes {
     /// `/v1/simulator`, behind the gateway's auth and limits; paths take the gateway's names too
     /// (``GatewayNames``).
     static func gatewayRouteGroup(_ simulator: SimulatedHeadUnit) -> GatewayRouteGroup {
-        GatewayRouteGroup(path: "v1/simulator", operations: operations) { group, apps in
-            SimulatorControlRoutes(simulator: simulator, names: GatewayNames(apps)).add(to: group)
-        }
+        GatewayRouteGroup(
+            path: "v1/simulator", operations: operations,
+            addRoutes: { group, apps in SimulatorControlRoutes(simulator: simulator, names: GatewayNames(apps)).add(to: group) },
+            addWebSocketRoutes: { group, apps in
+                SimulatorControlRoutes(simulator: simulator, names: GatewayNames(apps)).addWebSocketRoutes(to: group)
+            }
+        )
     }
 }
 

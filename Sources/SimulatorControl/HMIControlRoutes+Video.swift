@@ -29,7 +29,7 @@ extension HMIControlRoutes {
             "apps/:appID/video",
             shouldUpgrade: { request, context in
                 _ = try routes.app(context)
-                return .upgrade(Self.upgradeHeaders(offered: request.headers[values: .secWebSocketProtocol]))
+                return .upgrade(WebSocketSubprotocol.upgradeHeaders(offered: request.headers[values: .secWebSocketProtocol]))
             }
         ) { inbound, outbound, context in
             let appID = try routes.app(context.requestContext).appID
@@ -37,16 +37,6 @@ extension HMIControlRoutes {
             defer { subscription.cancel() }
             try await Self.relay(subscription.queue, inbound, outbound)
         }
-    }
-
-    /// The subprotocol the gateway's pages offer beside `bearer.<token>` (the gateway's
-    /// `Authenticator.subprotocol`): the 101 selects it when offered, since a browser fails a
-    /// connection whose offered subprotocols were all ignored; the token is never echoed.
-    static let subprotocol = "sdl-gateway.v1"
-
-    static func upgradeHeaders(offered: [String]) -> HTTPFields {
-        let protocols = offered.flatMap { $0.split(separator: ",") }.map { String($0.filter { !$0.isWhitespace }) }
-        return protocols.contains(subprotocol) ? [.secWebSocketProtocol: subprotocol] : [:]
     }
 
     /// Writes the queue's chunks until the reader leaves (or sends a message).

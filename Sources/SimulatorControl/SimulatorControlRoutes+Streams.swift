@@ -71,10 +71,10 @@ extension SimulatorControlRoutes {
         for service in StreamService.allCases {
             router.ws(
                 RouterPath("apps/:appID/\(service.rawValue)"),
-                shouldUpgrade: { _, context in
+                shouldUpgrade: { request, context in
                     let named = try context.parameters.decoded("appID")
                     _ = try simulator.perform { unit, _ in (try resolveApp(named, in: unit), []) }
-                    return .upgrade([:])
+                    return .upgrade(WebSocketSubprotocol.upgradeHeaders(offered: request.headers[values: .secWebSocketProtocol]))
                 },
                 onUpgrade: { inbound, outbound, context in
                     guard let named = try? context.requestContext.parameters.decoded("appID") else { return }

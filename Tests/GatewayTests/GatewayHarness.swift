@@ -57,12 +57,17 @@ enum GatewayHarness {
 
     /// The simulator's control API mounted as `serve --simulate` mounts it.
     static func simulatorRoutes(_ simulator: SimulatedHeadUnit) -> GatewayRouteGroup {
-        GatewayRouteGroup(path: "v1/simulator", operations: SimulatorControlRoutes.operations) { group, apps in
-            let names = GatewayNames(
-                sdlAppID: { apps.sdlAppID(ofApp: $0) }, apps: { apps.apps(withSDLAppID: $0) }, declaredIDs: { apps.declaredIDs(ofApp: $0) }
-            )
-            SimulatorControlRoutes(simulator: simulator, names: names).add(to: group)
+        @Sendable func names(_ apps: GatewayApps) -> GatewayNames {
+            GatewayNames(
+                sdlAppID: { apps.sdlAppID(ofApp: $0) }, apps: { apps.apps(withSDLAppID: $0) }, declaredIDs: { apps.declaredIDs(ofApp: $0) })
         }
+        return GatewayRouteGroup(
+            path: "v1/simulator", operations: SimulatorControlRoutes.operations,
+            addRoutes: { group, apps in SimulatorControlRoutes(simulator: simulator, names: names(apps)).add(to: group) },
+            addWebSocketRoutes: { group, apps in
+                SimulatorControlRoutes(simulator: simulator, names: names(apps)).addWebSocketRoutes(to: group)
+            }
+        )
     }
 
     /// `POST /v1/apps` for a test app; the app resource.

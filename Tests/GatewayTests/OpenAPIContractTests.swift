@@ -55,7 +55,11 @@ struct OpenAPIContractTests {
         let routed = registered.filter { !$0.hasPrefix("HEAD ") }.union(["GET /"])
         #expect(routed.subtracting(documented).sorted() == [], "routed but not documented")
         #expect(documented.subtracting(routed).sorted() == [], "documented but not routed")
-        #expect(gateway.makeWebSocketRouter().registeredOperations == ["GET /v1/apps/{id}/events", "GET /v1/events"])
+        #expect(
+            gateway.makeWebSocketRouter().registeredOperations == [
+                "GET /v1/apps/{id}/events", "GET /v1/events", "GET /v1/apps/{id}/video", "GET /v1/apps/{id}/audio-stream",
+                "GET /v1/simulator/apps/{appID}/video", "GET /v1/simulator/apps/{appID}/audio",
+            ])
         #expect(Set(gateway.allOperations.map { "\($0.method) \($0.path)" }) == documented, "the operations the middleware enforces")
     }
 

@@ -4,10 +4,13 @@ import Gateway
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import HummingbirdWSClient
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
+import NIOWebSocket
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// Projection through the HTTP API against the simulator: `PUT/GET/DELETE /v1/apps/{id}/video`
@@ -133,13 +136,11 @@ struct StreamRoutesTests {
             #expect(refused == .notFound || refused == .methodNotAllowed)
             let (status, _) = try await Self.request(client, .put, "/v1/apps/nav/video", ["width": 640, "height": 360])
             #expect(status == .ok)
+            let messages = (0..<40).map { Self.bytes(7_000 + $0 * 97, seed: UInt32($0 + 1)) }
             var sent = ByteBuffer()
+            for message in messages { sent.writeImmutableBuffer(message) }
             let close = try await client.ws("/v1/apps/nav/video") { _, outbound, _ in
-                for index in 0..<40 {
-                    var message = Self.bytes(7_000 + index * 97, seed: UInt32(index + 1))
-                    sent.writeImmutableBuffer(message)
-                    try await outbound.write(.binary(message.readSlice(length: message.readableBytes)!))
-                }
+                for message in messages { try await outbound.write(.binary(message)) }
                 try await outbound.write(.text("not video"))
             }
             #expect(close?.closeCode == .unacceptableData)
@@ -151,7 +152,8 @@ struct StreamRoutesTests {
             _ = try await client.ws("/v1/apps/nav/events?since=0&types=videoStreaming") { inbound, _, _ in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 let events = try await LiveEventTests.read(&messages) { $0["data"]?["state"] == "ended" }
-                #expect(events.compactMap { $0["data"]?["state"]?.stringValue } == ["started", "ended"])
+                let states = events.filter { $0["type"] == "videoStreaming" }.compactMap { $0["data"]?["state"]?.stringValue }
+                #expect(states == ["started", "ended"])
             }
         }
     }
@@ -201,9 +203,19 @@ struct StreamRoutesTests {
             #expect(status == .ok)
             let (moved, _) = try await Self.request(client, .put, "/v1/simulator/apps/nav/hmi", ["hmiLevel": "BACKGROUND"])
             #expect(moved == .ok)
+            // Core ends the service with the first data frame after its stop-streaming timeout
+            // (1 s, 10 ms at the harness's time scale; docs/protocol.md §k): the app streams on
+            // until its sends are refused.
+            var refused = false
+            for _ in 0..<2_000 where !refused {
+                try await client.execute(uri: "/v1/apps/nav/video/stream", method: .post, body: Self.bytes(512)) { response in
+                    refused = response.status == .conflict
+                }
+            }
+            #expect(refused, "the head unit never ended the video service")
             _ = try await client.ws("/v1/apps/nav/events?since=0&types=videoStreaming") { inbound, _, _ in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-                let events = try await LiveEventTests.read(&messages) { $0["data"]?["state"] == "ended" }
+                let events = try await LiveEventTests.read(&messages) { $0["type"] == "videoStreaming" && $0["data"]?["state"] == "ended" }
                 let ended = try #require(events.last)
                 #expect(ended["data"]?["reason"]?.stringValue?.isEmpty == false)
             }
@@ -243,7 +255,61 @@ struct StreamRoutesTests {
                 let events = try await LiveEventTests.read(&messages) { $0["type"] == "touchEvent" }
                 let touch = try #require(events.last?["data"])
                 #expect(touch["type"] == "BEGIN")
-                #expect(touch["event"]?[0]?["c"]?[0] == ["x": 120, "y": 48])
+                #expect(touch["event"]?.arrayValue?.first?["c"]?.arrayValue?.first == ["x": 120, "y": 48])
+            }
+        }
+    }
+}
+
+/// The stream WebSockets send to the head unit: their upgrade needs a control credential, as the
+/// PUT that starts the service does, on every way a credential comes.
+@Suite("Projection: the stream WebSockets' upgrade without a control token", .timeLimit(.minutes(1)))
+struct StreamWebSocketAuthTests {
+    typealias H = GatewayHarness
+
+    @Test("Upgrade on /v1/apps/{id}/video and /audio-stream: no token or a wrong one → 401, a read token → 403, a control token → 101")
+    func upgrades() async throws {
+        try await H.withGateway(AuthTests.tokens(), mode: .live) { client, _, _ in
+            let body: SDLJSON = ["id": "nav", "appName": "Nav", "appID": "nav-app", "appHMIType": ["NAVIGATION"]]
+            var headers = AuthTests.bearerController
+            headers[.contentType] = "application/json"
+            try await client.execute(uri: "/v1/apps", method: .post, headers: headers, body: H.json(body)) { response in
+                #expect(response.status == .created)
+            }
+            _ = try await client.ws(
+                "/v1/apps/nav/events?since=0&types=hmiStatus", configuration: .init(additionalHeaders: AuthTests.bearerController)
+            ) {
+                inbound, _, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                _ = try await LiveEventTests.read(&messages) { $0["data"]?["hmiLevel"] == "FULL" }
+            }
+            for service in ["video", "audio-stream"] {
+                try await client.execute(uri: "/v1/apps/nav/\(service)", method: .put, headers: AuthTests.bearerController) { response in
+                    #expect(response.status == .ok, "\(String(buffer: response.body))")
+                }
+            }
+            let port = try #require(client.port)
+            let cases: [(String, [String], String)] = [
+                ("no credential", [], "HTTP/1.1 401"),
+                ("a wrong token", ["Authorization: Bearer not-a-token-at-all"], "HTTP/1.1 401"),
+                ("a wrong token as subprotocol", ["Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.not-a-token-at-all"], "HTTP/1.1 401"),
+                ("a read token", ["Authorization: Bearer \(AuthTests.reader)"], "HTTP/1.1 403"),
+                ("a read token as subprotocol", ["Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.\(AuthTests.reader)"], "HTTP/1.1 403"),
+            ]
+            for service in ["video", "audio-stream"] {
+                for (name, header, expected) in cases {
+                    let text = try await EventStreamAuthTests.refusedUpgrade(port: port, "/v1/apps/nav/\(service)", header)
+                    #expect(text.hasPrefix(expected), "\(service) with \(name): \(text)")
+                    #expect(!text.contains("not-a-token-at-all") && !text.contains(AuthTests.reader), "a token was echoed")
+                }
+                let head = try await RawConnection.exchange(
+                    port: port,
+                    RawConnection.get(
+                        "/v1/apps/nav/\(service)",
+                        RawConnection.webSocketUpgrade + ["Sec-WebSocket-Protocol: sdl-gateway.v1, bearer.\(AuthTests.controller)"]),
+                    until: "\r\n\r\n")
+                #expect(head.hasPrefix("HTTP/1.1 101"), "\(service) with a control token: \(head)")
+                #expect(head.contains("Sec-WebSocket-Protocol: sdl-gateway.v1"), "\(head)")
             }
         }
     }

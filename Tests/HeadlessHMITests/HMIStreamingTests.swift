@@ -49,7 +49,7 @@ struct HMIStreamingTests {
         arguments: [
             ("RAW", "H264", 1920, 1080, ["width", "height"]),
             ("RAW", "VP9", 800, 380, ["codec"]),
-            ("RTMP", "H265", 320, 200, ["codec"]),
+            ("RTP", "H265", 320, 200, ["codec"]),
             ("SRTP", "H264", 800, 0, ["protocol", "height"]),
         ])
     func videoConfigRejected(proto: String, codec: String, width: Int, height: Int, rejected: [String]) throws {

@@ -1,3 +1,4 @@
+import HTTPAPISupport
 import HTTPTypes
 import HeadUnitModel
 import HeadlessHMI
@@ -65,9 +66,10 @@ struct HMIVideoSocketTests {
 
     @Test("A page's upgrade offering sdl-gateway.v1 beside bearer.<token> gets sdl-gateway.v1 selected, never the token")
     func subprotocol() {
-        #expect(HMIControlRoutes.upgradeHeaders(offered: ["sdl-gateway.v1, bearer.secret"]) == [.secWebSocketProtocol: "sdl-gateway.v1"])
-        #expect(HMIControlRoutes.upgradeHeaders(offered: ["bearer.secret"]) == [:])
-        #expect(HMIControlRoutes.upgradeHeaders(offered: []) == [:])
+        #expect(
+            WebSocketSubprotocol.upgradeHeaders(offered: ["sdl-gateway.v1, bearer.secret"]) == [.secWebSocketProtocol: "sdl-gateway.v1"])
+        #expect(WebSocketSubprotocol.upgradeHeaders(offered: ["bearer.secret"]) == [:])
+        #expect(WebSocketSubprotocol.upgradeHeaders(offered: []) == [:])
     }
 
     /// Reads `/apps/maps-1/video` until `expected.readableBytes` came and checks them; then the

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPAPISupport
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -20,8 +21,8 @@ public final class Authenticator: Sendable {
     let failures: TokenBucketLimiter
     let failuresPerMinute: Int
 
-    /// The WebSocket subprotocol of the event streams.
-    public static let subprotocol = "sdl-gateway.v1"
+    /// The WebSocket subprotocol of the event streams (``WebSocketSubprotocol``).
+    public static let subprotocol = WebSocketSubprotocol.name
     /// The prefix of a token offered as a WebSocket subprotocol.
     public static let bearerSubprotocolPrefix = "bearer."
 

@@ -144,13 +144,9 @@ struct EventRoutes: Sendable {
         }
     }
 
-    /// The 101's headers: `Sec-WebSocket-Protocol: sdl-gateway.v1` when the client offered it
-    /// (a browser fails a connection whose offered subprotocols were all ignored). The
-    /// `bearer.<token>` a browser offers beside it is never selected, so never echoed.
+    /// The 101's headers (``WebSocketSubprotocol``).
     static func upgradeHeaders(_ request: Request) -> HTTPFields {
-        let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
-        guard offered.contains(where: { $0.trimmingCharacters(in: .whitespaces) == Authenticator.subprotocol }) else { return [:] }
-        return [.secWebSocketProtocol: Authenticator.subprotocol]
+        WebSocketSubprotocol.upgradeHeaders(offered: request.headers[values: .secWebSocketProtocol])
     }
 
     // MARK: Server-Sent Events
