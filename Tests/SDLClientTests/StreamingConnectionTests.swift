@@ -176,6 +176,25 @@ struct StreamingConnectionTests {
         }
     }
 
+    @Test("A caller cancelled while its StartService waits fails at once with cancelled; the service stays pending in the machine")
+    func cancelledStart() async throws {
+        try await Self.withStreamingConnection(answer: .none) { connection, unit in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    await #expect { _ = try await connection.startStreaming(.video, format: nil) } throws: {
+                        ($0 as? SDLClientError)?.code == .cancelled
+                    }
+                }
+                await unit.waitForControls(.video, count: 1)
+                group.cancelAll()
+                try await group.next()
+            }
+            await #expect { _ = try await connection.startStreaming(.video, format: nil) } throws: {
+                ($0 as? SDLClientError)?.code == .tooManyPendingRequests
+            }
+        }
+    }
+
     @Test("SDLAppSession without a connection refuses streaming with notConnected")
     func appSessionNotConnected() async throws {
         let session = SDLAppSession(configuration: .init(port: 1, app: .init(appName: "Nav", appID: "nav")), logger: Logger.test("test"))

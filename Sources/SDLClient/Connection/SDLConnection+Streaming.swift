@@ -97,25 +97,43 @@ extension SDLConnection {
     }
 
     /// Starts a StartService or EndService in the machine and waits for its reply. `body` returns
-    /// an immediate answer (a service already started) or the frames to send.
+    /// an immediate answer (a service already started) or the frames to send. A cancelled caller
+    /// fails at once with ``SDLClientError/Code/cancelled``; the service's answer still updates
+    /// the machine when it comes (a cancelled StartService can leave the service started).
     private func streamingOperation(
         _ service: SDLStreamingService,
-        _ body: @escaping (inout Machine, NIODeadline) throws(SDLClientError) -> (SDLStreamingAccepted?, [Machine.Action])
+        _ body: (inout Machine, NIODeadline) throws(SDLClientError) -> (SDLStreamingAccepted?, [Machine.Action])
     ) async throws -> SDLStreamingAccepted? {
-        try await withCheckedThrowingContinuation { (waiter: StreamWaiter) in
-            perform { state, now in
-                do throws(SDLClientError) {
-                    let (immediate, actions) = try body(&state.machine, now)
-                    if let immediate {
-                        waiter.resume(returning: immediate)
-                    } else {
-                        state.streamWaiters[service] = waiter
+        let call = state.withLock { state in
+            state.nextStreamCall += 1
+            return state.nextStreamCall
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: StreamWaiter) in
+                perform { state, now in
+                    guard !Task.isCancelled else {
+                        waiter.resume(throwing: SDLClientError(.cancelled, "the \(service) service's call was cancelled before it was sent"))
+                        return ((), [])
                     }
-                    return ((), actions)
-                } catch {
-                    waiter.resume(throwing: error)
-                    return ((), [])
+                    do throws(SDLClientError) {
+                        let (immediate, actions) = try body(&state.machine, now)
+                        if let immediate {
+                            waiter.resume(returning: immediate)
+                        } else {
+                            state.streamWaiters[service] = (call, waiter)
+                        }
+                        return ((), actions)
+                    } catch {
+                        waiter.resume(throwing: error)
+                        return ((), [])
+                    }
                 }
+            }
+        } onCancel: {
+            state.withLock { state in
+                guard let pending = state.streamWaiters[service], pending.call == call else { return }
+                state.streamWaiters[service] = nil
+                pending.waiter.resume(throwing: SDLClientError(.cancelled, "the \(service) service's call was cancelled by its caller"))
             }
         }
     }
