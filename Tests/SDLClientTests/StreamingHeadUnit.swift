@@ -175,7 +175,8 @@ final class StreamingHeadUnit: Sendable {
             case (.startService(let asked), .ack(let mtu)):
                 reply = .startServiceACK(
                     .init(
-                        mtu: mtu, height: asked.height, width: asked.width, videoProtocol: asked.videoProtocol, videoCodec: asked.videoCodec))
+                        mtu: mtu, height: asked.height, width: asked.width, videoProtocol: asked.videoProtocol, videoCodec: asked.videoCodec
+                    ))
             case (.startService, .nak(let reason, let rejected)):
                 reply = .startServiceNAK(.init(rejectedParams: rejected, reason: reason))
             case (.startService, .none):

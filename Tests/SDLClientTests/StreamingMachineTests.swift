@@ -201,7 +201,8 @@ struct StreamingMachineTests {
         let answer = try #require(actions.compactMap(\.written).first?.first)
         #expect(answer.header.serviceType == .video && answer.header.frameType == .control)
         #expect(answer.header.frameInfo == SDLControlFrameInfo.endServiceACK.rawValue && answer.header.messageID == 3)
-        #expect(actions.compactMap(\.streamingEvent) == [SDLStreamingEvent(service: .video, state: .ended, reason: "the head unit ended it")])
+        #expect(
+            actions.compactMap(\.streamingEvent) == [SDLStreamingEvent(service: .video, state: .ended, reason: "the head unit ended it")])
         #expect(actions.compactMap(\.streamingReply).isEmpty)
         #expect { try script.machine.streamFrames(.video, ByteBuffer(bytes: [1]), now: script.now) } throws: {
             ($0 as? SDLClientError)?.code == .streamingNotStarted

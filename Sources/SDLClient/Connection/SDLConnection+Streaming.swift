@@ -49,7 +49,8 @@ extension SDLConnection {
     /// a slow link holds at most the high-water mark and one batch, never the rest of `bytes`.
     /// Throws ``SDLClientError/Code/streamingNotStarted`` when the service is not started (or the
     /// head unit ended it meanwhile: the rest is not sent), the link's error when it goes, and
-    /// ``SDLClientError/Code/cancelled`` when the task is cancelled while waiting.
+    /// ``SDLClientError/Code/cancelled`` when the task is cancelled while waiting. One sender per
+    /// service: the batches of two concurrent calls on the same service interleave.
     public func sendStream(_ service: SDLStreamingService, _ bytes: ByteBuffer) async throws {
         var remaining = bytes
         repeat {
@@ -112,7 +113,8 @@ extension SDLConnection {
             try await withCheckedThrowingContinuation { (waiter: StreamWaiter) in
                 perform { state, now in
                     guard !Task.isCancelled else {
-                        waiter.resume(throwing: SDLClientError(.cancelled, "the \(service) service's call was cancelled before it was sent"))
+                        waiter.resume(
+                            throwing: SDLClientError(.cancelled, "the \(service) service's call was cancelled before it was sent"))
                         return ((), [])
                     }
                     do throws(SDLClientError) {
