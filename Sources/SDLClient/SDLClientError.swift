@@ -54,10 +54,10 @@ public struct SDLClientError: Error, Hashable, Sendable, CustomStringConvertible
         public static let captureFailed = Code(rawValue: "captureFailed")
         /// The head unit refused to start a streaming service (StartServiceNAK; its `reason` is
         /// in the detail and its `rejectedParams` in ``SDLClientError/rejectedParams``), ended it
-        /// while it was starting, or refused to end it (EndServiceNAK; docs/protocol.md §n).
+        /// while it was starting, or refused to end it (EndServiceNAK; docs/protocol.md §o).
         public static let streamingRefused = Code(rawValue: "streamingRefused")
         /// Stream data or EndService for a streaming service that is not started, or that the
-        /// head unit ended (docs/protocol.md §n).
+        /// head unit ended (docs/protocol.md §o).
         public static let streamingNotStarted = Code(rawValue: "streamingNotStarted")
     }
 

@@ -4,7 +4,7 @@ import SDLProtocol
 import Testing
 
 /// The video and audio services in ``SDLConnectionStateMachine``, frame by frame against a
-/// scripted head unit (docs/protocol.md §n); golden bytes for what goes on the wire.
+/// scripted head unit (docs/protocol.md §o); golden bytes for what goes on the wire.
 @Suite("Streaming services: state machine and wire bytes")
 struct StreamingMachineTests {
     static let format = SDLVideoStreamFormat(codec: "H264", protocol: "RAW", width: 800, height: 480)
@@ -201,7 +201,8 @@ struct StreamingMachineTests {
         let answer = try #require(actions.compactMap(\.written).first?.first)
         #expect(answer.header.serviceType == .video && answer.header.frameType == .control)
         #expect(answer.header.frameInfo == SDLControlFrameInfo.endServiceACK.rawValue && answer.header.messageID == 3)
-        #expect(actions.compactMap(\.streamingEvent) == [SDLStreamingEvent(service: .video, state: .ended, reason: "the head unit ended it")])
+        #expect(
+            actions.compactMap(\.streamingEvent) == [SDLStreamingEvent(service: .video, state: .ended, reason: "the head unit ended it")])
         #expect(actions.compactMap(\.streamingReply).isEmpty)
         #expect { try script.machine.streamFrames(.video, ByteBuffer(bytes: [1]), now: script.now) } throws: {
             ($0 as? SDLClientError)?.code == .streamingNotStarted

@@ -2,7 +2,7 @@ import NIOCore
 import SDLProtocol
 import Synchronization
 
-// The video and audio streaming services (docs/protocol.md §n) on the connection: the machine
+// The video and audio streaming services (docs/protocol.md §o) on the connection: the machine
 // decides (``SDLConnectionStateMachine/startStreaming(_:format:now:)`` …); this drives it.
 
 extension SDLConnection {
@@ -49,7 +49,8 @@ extension SDLConnection {
     /// a slow link holds at most the high-water mark and one batch, never the rest of `bytes`.
     /// Throws ``SDLClientError/Code/streamingNotStarted`` when the service is not started (or the
     /// head unit ended it meanwhile: the rest is not sent), the link's error when it goes, and
-    /// ``SDLClientError/Code/cancelled`` when the task is cancelled while waiting.
+    /// ``SDLClientError/Code/cancelled`` when the task is cancelled while waiting. One sender per
+    /// service: the batches of two concurrent calls on the same service interleave.
     public func sendStream(_ service: SDLStreamingService, _ bytes: ByteBuffer) async throws {
         var remaining = bytes
         repeat {
@@ -97,25 +98,44 @@ extension SDLConnection {
     }
 
     /// Starts a StartService or EndService in the machine and waits for its reply. `body` returns
-    /// an immediate answer (a service already started) or the frames to send.
+    /// an immediate answer (a service already started) or the frames to send. A cancelled caller
+    /// fails at once with ``SDLClientError/Code/cancelled``; the service's answer still updates
+    /// the machine when it comes (a cancelled StartService can leave the service started).
     private func streamingOperation(
         _ service: SDLStreamingService,
-        _ body: @escaping (inout Machine, NIODeadline) throws(SDLClientError) -> (SDLStreamingAccepted?, [Machine.Action])
+        _ body: (inout Machine, NIODeadline) throws(SDLClientError) -> (SDLStreamingAccepted?, [Machine.Action])
     ) async throws -> SDLStreamingAccepted? {
-        try await withCheckedThrowingContinuation { (waiter: StreamWaiter) in
-            perform { state, now in
-                do throws(SDLClientError) {
-                    let (immediate, actions) = try body(&state.machine, now)
-                    if let immediate {
-                        waiter.resume(returning: immediate)
-                    } else {
-                        state.streamWaiters[service] = waiter
+        let call = state.withLock { state in
+            state.nextStreamCall += 1
+            return state.nextStreamCall
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: StreamWaiter) in
+                perform { state, now in
+                    guard !Task.isCancelled else {
+                        waiter.resume(
+                            throwing: SDLClientError(.cancelled, "the \(service) service's call was cancelled before it was sent"))
+                        return ((), [])
                     }
-                    return ((), actions)
-                } catch {
-                    waiter.resume(throwing: error)
-                    return ((), [])
+                    do throws(SDLClientError) {
+                        let (immediate, actions) = try body(&state.machine, now)
+                        if let immediate {
+                            waiter.resume(returning: immediate)
+                        } else {
+                            state.streamWaiters[service] = (call, waiter)
+                        }
+                        return ((), actions)
+                    } catch {
+                        waiter.resume(throwing: error)
+                        return ((), [])
+                    }
                 }
+            }
+        } onCancel: {
+            state.withLock { state in
+                guard let pending = state.streamWaiters[service], pending.call == call else { return }
+                state.streamWaiters[service] = nil
+                pending.waiter.resume(throwing: SDLClientError(.cancelled, "the \(service) service's call was cancelled by its caller"))
             }
         }
     }

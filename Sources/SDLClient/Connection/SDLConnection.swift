@@ -59,7 +59,9 @@ public final class SDLConnection: Sendable {
         var onRegistered: (@Sendable (SDLRPCMessage) -> Void)?
         /// The caller of each streaming service's pending StartService or EndService
         /// (SDLConnection+Streaming.swift); the machine allows one per service.
-        var streamWaiters: [SDLStreamingService: StreamWaiter] = [:]
+        var streamWaiters: [SDLStreamingService: (call: UInt64, waiter: StreamWaiter)] = [:]
+        /// Numbers the streaming calls, so a cancelled one removes only its own waiter.
+        var nextStreamCall: UInt64 = 0
     }
 
     typealias StreamWaiter = CheckedContinuation<SDLStreamingAccepted?, any Error>
@@ -305,7 +307,7 @@ public final class SDLConnection: Sendable {
                 case .registered(let response):
                     resumptions.append(.registered(state.onRegistered, response))
                 case .streamingReply(let service, let result):
-                    if let waiter = state.streamWaiters.removeValue(forKey: service) {
+                    if let (_, waiter) = state.streamWaiters.removeValue(forKey: service) {
                         resumptions.append(.streaming(waiter, result))
                     }
                 }

@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-// The video and audio streaming services of the session (docs/protocol.md §n): the machine's
+// The video and audio streaming services of the session (docs/protocol.md §o): the machine's
 // ``SDLStreamingServices`` decides, the session frames, and the answers to a pending StartService
 // or EndService come back as ``SDLConnectionStateMachine/Action/streamingReply(_:_:)``.
 

@@ -35,7 +35,7 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
         /// RegisterAppInterface succeeded: the app is registered; this is the response.
         case registered(SDLRPCMessage)
         /// A pending StartService (an accepted service) or EndService (`nil`) of a streaming
-        /// service got its answer, or failed (docs/protocol.md §n).
+        /// service got its answer, or failed (docs/protocol.md §o).
         case streamingReply(SDLStreamingService, Result<SDLStreamingAccepted?, SDLClientError>)
         /// Close the connection after the frames queued so far; see ``closeError``.
         case closeConnection

@@ -84,6 +84,15 @@ final class SDLWriteGate: Sendable {
         }
     }
 
+    /// Returns every ``waitForSuspensions(_:)`` caller now, whatever the count (tests: the sender
+    /// finished without waiting, which the caller then reports instead of hanging).
+    func releaseSuspensionWatchers() {
+        state.withLock { state in
+            for watcher in state.suspensionWatchers { watcher.continuation.resume() }
+            state.suspensionWatchers = []
+        }
+    }
+
     /// Returns once senders have waited `count` times in all (tests: the link pushed back).
     func waitForSuspensions(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-// The frames of the video and audio services (docs/protocol.md §n): the session numbers them
+// The frames of the video and audio services (docs/protocol.md §o): the session numbers them
 // with its message ids, as Core numbers everything it sends per session; which services are
 // started is ``SDLStreamingServices``'s business.
 
@@ -39,7 +39,7 @@ extension SDLSessionStateMachine {
     /// `bytes` as data frames on a started streaming service: Single Frames (never First and
     /// Consecutive: each frame is a piece of the stream of its own) of at most `mtu` payload
     /// bytes, uncompressed and unprotected, each with the session's next message id (Core
-    /// rejects id 0 and empty Single Frames, §n). Empty `bytes` make no frame.
+    /// rejects id 0 and empty Single Frames, §o). Empty `bytes` make no frame.
     mutating func streamingDataFrames(
         _ bytes: ByteBuffer, on service: SDLStreamingService, mtu: Int, now: NIODeadline
     ) throws(SDLClientError) -> [SDLFrame] {

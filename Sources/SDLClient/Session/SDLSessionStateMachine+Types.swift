@@ -102,7 +102,7 @@ extension SDLSessionStateMachine {
         /// The RPC service started; set the frame decoder's payload limit to `mtu`.
         case established(SessionParameters)
         /// A control message on the video or audio service (StartServiceACK/NAK, EndService,
-        /// EndServiceACK/NAK) for the session's ``SDLStreamingServices`` (docs/protocol.md §n).
+        /// EndServiceACK/NAK) for the session's ``SDLStreamingServices`` (docs/protocol.md §o).
         case streamControl(SDLStreamingService, SDLControlMessage)
         /// Close the connection (after writing anything before it). `nil` when the owner's
         /// EndService was acknowledged; otherwise why the session ended.

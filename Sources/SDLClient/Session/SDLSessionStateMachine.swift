@@ -481,7 +481,7 @@ extension SDLSessionStateMachine {
             update(session)
             return [.write([ack])]
         case _ where SDLStreamingService(serviceType: header.serviceType) != nil:
-            // StartServiceACK/NAK, EndService, EndServiceACK/NAK of video and audio (§n).
+            // StartServiceACK/NAK, EndService, EndServiceACK/NAK of video and audio (§o).
             guard let service = SDLStreamingService(serviceType: header.serviceType), !isClosing else { return [] }
             return [.streamControl(service, message)]
         case .endService where header.serviceType == .rpc:

@@ -21,7 +21,7 @@ public enum SDLAppEvent: Sendable, Hashable {
     case systemCapability(type: String, capability: SDLJSON)
     /// An audio pass-thru started, sent a chunk of audio (OnAudioPassThru's bulk data) or ended.
     case audioPassThru(SDLAudioPassThruEvent)
-    /// A streaming service (video, audio) started, ended or was refused (docs/protocol.md §n).
+    /// A streaming service (video, audio) started, ended or was refused (docs/protocol.md §o).
     case streaming(SDLStreamingEvent)
     /// Any other notification, raw.
     case notification(name: String, parameters: SDLJSON)

@@ -1,6 +1,6 @@
 import NIOCore
 
-// The video and audio streaming services (docs/protocol.md §n) on the app's current connection.
+// The video and audio streaming services (docs/protocol.md §o) on the app's current connection.
 // A stream belongs to one connection: a reconnect does not restart it (the head unit ended it
 // with the old link, and said so with a `streaming` event).
 

@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// SDL's streaming services (docs/protocol.md §a "Service types", §n): video 0x0B (H.264, Core's
+/// SDL's streaming services (docs/protocol.md §a "Service types", §o): video 0x0B (H.264, Core's
 /// "MobileNav") and audio (PCM) 0x0A. Both are started on an established session with their own
 /// StartService, carry raw stream bytes in data frames, and end with EndService.
 public enum SDLStreamingService: String, Sendable, Hashable, CaseIterable {
@@ -53,7 +53,7 @@ public struct SDLStreamingAccepted: Sendable, Hashable {
     /// `MaximumVideoPayloadSize`/`MaximumAudioPayloadSize`, else `MaximumPayloadSize`), or the
     /// session's when the ACK has none (v2–v4).
     public var mtu: Int
-    /// Video only: the parameters the ACK carried (Core copies back those the app sent, §n).
+    /// Video only: the parameters the ACK carried (Core copies back those the app sent, §o).
     public var format: SDLVideoStreamFormat?
 
     public init(service: SDLStreamingService, mtu: Int, format: SDLVideoStreamFormat? = nil) {
@@ -102,7 +102,7 @@ public struct SDLStreamingEvent: Sendable, Hashable {
     }
 
     /// The reason of a service the head unit ended with EndService (Core does when the app leaves
-    /// FULL/LIMITED, §n).
+    /// FULL/LIMITED, §o).
     public static let headUnitEnded = "the head unit ended it"
     /// The reason of a service that ended with its session or link.
     public static let linkLost = "the link was lost"

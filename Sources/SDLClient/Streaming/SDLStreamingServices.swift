@@ -1,7 +1,7 @@
 import NIOCore
 import SDLProtocol
 
-/// The streaming services of one session (docs/protocol.md §n), as a pure value: which are
+/// The streaming services of one session (docs/protocol.md §o), as a pure value: which are
 /// starting, started or ending, their deadlines and counters. No I/O, no clock, no frames:
 /// ``SDLConnectionStateMachine`` feeds it the control messages of the services and the time,
 /// turns its ``Outcome``s into events, answers and replies, and has the session frame what it
@@ -134,7 +134,7 @@ struct SDLStreamingServices: Sendable {
 
     // MARK: - The head unit's inputs
 
-    /// A control message on the service from the head unit (docs/protocol.md §n). `sessionMTU` is
+    /// A control message on the service from the head unit (docs/protocol.md §o). `sessionMTU` is
     /// the MTU of an ACK without `mtu`. Stray ones (an ACK nobody waits for) change nothing.
     mutating func receive(
         _ message: SDLControlMessage, on service: SDLStreamingService, sessionMTU: Int, now: NIODeadline
@@ -176,7 +176,7 @@ struct SDLStreamingServices: Sendable {
             let answer: SDLControlMessage? = if case .endService = message { .endServiceACK } else { nil }
             return Outcome(service: service, event: .init(service: service, state: .ended), reply: .ended, answer: answer)
         case (.endServiceNAK(let nak), .ending):
-            // Core NAKs an EndService for a service it does not have (docs/protocol.md §n): gone either way.
+            // Core NAKs an EndService for a service it does not have (docs/protocol.md §o): gone either way.
             phases[service] = nil
             let error = SDLClientError(
                 .streamingRefused, SDLSessionStateMachine.describe(nak, "EndServiceNAK (\(service))"), rejectedParams: nak.rejectedParams)
