@@ -16,7 +16,7 @@ import SDLProtocol
 ///   protocol, width and height over the head unit's `videoStreamingCapability`) and answers
 ///   what the head unit accepted; `GET` tells the state and the counts; `DELETE` ends it.
 /// - A WebSocket on `/v1/apps/{id}/video` sends each binary message on as video data, in order;
-///   `POST /v1/apps/{id}/video/stream` sends a streamed body (`curl -T clip.h264`).
+///   `POST /v1/apps/{id}/video/stream` (or `PUT`, as `curl -T clip.h264` sends it) sends a streamed body.
 /// - The same under `/v1/apps/{id}/audio-stream` for the audio service.
 ///
 /// Neither way buffers: the next message or body chunk is read only once the previous one was
@@ -55,10 +55,13 @@ struct StreamRoutes: Sendable {
                 try await session.endStreaming(service)
                 return Response(status: .noContent)
             }
-            router.post(RouterPath("\(path)/stream")) { request, context -> Response in
-                let id = try context.parameters.decoded("id")
-                let sent = try await stream(service, app: id, body: request.body)
-                return HTTPBody.response(["bytes": .int(Int64(sent.bytes)), "frames": .int(Int64(sent.frames))])
+            // POST, and PUT for `curl -T FILE URL` (which PUTs): the same streamed body.
+            for method in [HTTPRequest.Method.post, .put] {
+                router.on(RouterPath("\(path)/stream"), method: method) { request, context -> Response in
+                    let id = try context.parameters.decoded("id")
+                    let sent = try await stream(service, app: id, body: request.body)
+                    return HTTPBody.response(["bytes": .int(Int64(sent.bytes)), "frames": .int(Int64(sent.frames))])
+                }
             }
         }
     }
