@@ -32,8 +32,11 @@ function signatureOf(value) {
   });
 }
 
-/** Whether the head unit is receiving the app's video now (`streams.video.state` of its app). */
-const streamingVideo = (app) => app?.streams?.video?.state === "streaming";
+/**
+ * Whether the head unit is receiving the app's video now (`streams.video.state` of its app:
+ * the simulator's `streaming`; the headless HMI's `started` once Core's StartStream came, `streaming` once data flows).
+ */
+const streamingVideo = (app) => ["started", "streaming"].includes(app?.streams?.video?.state);
 
 const dynamic = (name) => (name ? { value: name, imageType: "DYNAMIC" } : null);
 
