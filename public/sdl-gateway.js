@@ -176,6 +176,11 @@ export class Gateway {
       /** Clears every fault. */
       clearFaults: async () => this.request("DELETE", "/v1/simulator/faults"),
       /**
+       * The driver touches the app's projected screen: `{type: "BEGIN"|"MOVE"|"END"|"CANCEL", x, y, id}`
+       * (the video's pixels), `{events: […]}` or an array; OnTouchEvent to the app. `{sent}`.
+       */
+      touch: async (app, touch) => this.request("POST", `/v1/simulator/apps/${enc(app)}/touch`, touch),
+      /**
        * The files an app put on the simulated head unit (PutFile).
        * @returns {Promise<Array<{name: string, size: number, fileType: string, persistent: boolean,
        *   systemFile: boolean, complete: boolean, length?: number}>>}

@@ -93,7 +93,7 @@ export function fromSimulator(gw) {
     menuContext: (model, open) => api.setHMI(model.appID, { systemContext: open ? "MENU" : "MAIN" }),
     videoFeed: (appID) => `/v1/simulator/apps/${encodeURIComponent(appID)}/video`,
     /** A driver's touch on the video (`{type, x, y, id}`, the video's pixels): OnTouchEvent to the app. */
-    touch: (appID, touch) => gw.request("POST", `/v1/simulator/apps/${encodeURIComponent(appID)}/touch`, touch),
+    touch: (appID, touch) => api.touch(appID, touch),
     file: async (appID, name) => {
       if (files.has(appID) && !files.get(appID).has(name)) throw Object.assign(new Error(`${name} is not on the head unit`), { status: 404 });
       return api.file(appID, name);
