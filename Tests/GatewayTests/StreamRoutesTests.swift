@@ -101,11 +101,16 @@ struct StreamRoutesTests {
             #expect(problem?["type"] == "urn:sdl-gateway:problem:streaming-started")
 
             let clip = Self.bytes(300_000)
-            try await client.execute(uri: "/v1/apps/nav/video/stream", method: .post, body: clip) { response in
+            let posted = try await client.execute(uri: "/v1/apps/nav/video/stream", method: .post, body: clip) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 #expect(response.json?["bytes"] == 300_000)
-                #expect((response.json?["frames"]?.intValue ?? 0) >= (300_000 + mtu - 1) / mtu)
+                return response.json?["frames"]?.intValue
             }
+            #expect((posted ?? 0) >= (300_000 + mtu - 1) / mtu)
+            let headUnitFrames = try await client.execute(uri: "/v1/simulator/apps/nav/video.h264", method: .get) { response in
+                response.headers[HTTPField.Name("SDL-Stream-Frames")!].flatMap { Int64($0) }
+            }
+            #expect(headUnitFrames == posted, "the POST answers the frames the head unit received")
             let (receivedStatus, body, bytes, state) = try await Self.received(client)
             #expect(receivedStatus == .ok)
             #expect(bytes == 300_000)
@@ -114,7 +119,7 @@ struct StreamRoutesTests {
 
             let (_, counted) = try await Self.request(client, .get, "/v1/apps/nav/video")
             #expect(counted?["bytes"] == 300_000)
-            #expect((counted?["frames"]?.intValue ?? 0) >= (300_000 + mtu - 1) / mtu)
+            #expect(counted?["frames"]?.intValue == posted)
 
             let (ended, _) = try await Self.request(client, .delete, "/v1/apps/nav/video")
             #expect(ended == .noContent)

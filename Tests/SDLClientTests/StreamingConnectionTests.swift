@@ -58,8 +58,9 @@ struct StreamingConnectionTests {
 
             let stream = Self.pattern(300_001)
             var rest = stream
+            var written = 0
             while rest.readableBytes > 0 {
-                try await connection.sendStream(.video, rest.readSlice(length: min(rest.readableBytes, 77_777))!)
+                written += try await connection.sendStream(.video, rest.readSlice(length: min(rest.readableBytes, 77_777))!)
             }
             await unit.waitForPayload(.video, count: stream.readableBytes)
             #expect(unit.payload(.video) == stream)
@@ -68,6 +69,7 @@ struct StreamingConnectionTests {
             #expect(zip(headers, headers.dropFirst()).allSatisfy { $0.messageID < $1.messageID })
             let status = try #require(connection.streamingStatus(.video))
             #expect(status.frames == headers.count && status.bytes == stream.readableBytes)
+            #expect(written == headers.count, "sendStream returns the frames it wrote")
 
             try await connection.endStreaming(.video)
             #expect(unit.controls(.video).last == .endService(.init()))
@@ -85,7 +87,8 @@ struct StreamingConnectionTests {
             #expect(accepted == SDLStreamingAccepted(service: .audio, mtu: 4096))
             #expect(unit.controls(.audio) == [.startService(.init())])
             let pcm = Self.pattern(10_000, seed: 3)
-            try await connection.sendStream(.audio, pcm)
+            let frames = try await connection.sendStream(.audio, pcm)
+            #expect(frames == 3)
             await unit.waitForPayload(.audio, count: pcm.readableBytes)
             #expect(unit.payload(.audio) == pcm)
             #expect(unit.dataHeaders(.audio).map(\.dataSize) == [4096, 4096, 1808])

@@ -145,15 +145,14 @@ struct StreamRoutes: Sendable {
 
     // MARK: Streaming
 
-    /// Sends a request body on, chunk by chunk as it arrives.
+    /// Sends a request body on, chunk by chunk as it arrives; the bytes and data frames sent.
     func stream(_ service: SDLStreamingService, app id: String, body: RequestBody) async throws -> (bytes: Int, frames: Int) {
-        let mtu = try started(service, app: id).accepted.mtu
+        _ = try started(service, app: id)
         let session = try apps.session(id)
         var sent = (bytes: 0, frames: 0)
         for try await chunk in body where chunk.readableBytes > 0 {
-            try await session.sendStream(service, chunk)
+            sent.frames += try await session.sendStream(service, chunk)
             sent.bytes += chunk.readableBytes
-            sent.frames += (chunk.readableBytes + mtu - 1) / max(mtu, 1)
         }
         return sent
     }

@@ -51,29 +51,34 @@ extension SDLConnection {
     /// head unit ended it meanwhile: the rest is not sent), the link's error when it goes, and
     /// ``SDLClientError/Code/cancelled`` when the task is cancelled while waiting. One sender per
     /// service: the batches of two concurrent calls on the same service interleave.
-    public func sendStream(_ service: SDLStreamingService, _ bytes: ByteBuffer) async throws {
+    /// Returns how many data frames it wrote.
+    @discardableResult
+    public func sendStream(_ service: SDLStreamingService, _ bytes: ByteBuffer) async throws -> Int {
         var remaining = bytes
+        var written = 0
         repeat {
             let (gate, mtu) = try streamLink(service)
             try await gate.waitUntilWritable()
             let framesPerBatch = max(1, Self.streamBatchBytes / mtu)
             let batch = remaining.readSlice(length: min(remaining.readableBytes, framesPerBatch * mtu))!
-            let channel = try perform { state, now -> (Result<(any Channel)?, SDLClientError>, [Machine.Action]) in
+            let (channel, frames) = try perform { state, now -> (Result<((any Channel)?, Int), SDLClientError>, [Machine.Action]) in
                 do throws(SDLClientError) {
                     let frames = try state.machine.streamFrames(service, batch, now: now)
-                    guard let link = state.link else { return (.success(nil), []) }
+                    guard let link = state.link else { return (.success((nil, 0)), []) }
                     if !frames.isEmpty { write(frames, to: link.channel) }
-                    return (.success(link.channel), [])
+                    return (.success((link.channel, frames.count)), [])
                 } catch {
                     return (.failure(error), [])
                 }
             }.get()
+            written += frames
             // The event loop runs its tasks in order: once this one ran, the batch is in the
             // channel's buffer and its writability counts it.
             if let channel, remaining.readableBytes > 0 {
                 try await channel.eventLoop.submit {}.get()
             }
         } while remaining.readableBytes > 0
+        return written
     }
 
     /// The open link's write gate and the service's MTU; throws when either is missing.

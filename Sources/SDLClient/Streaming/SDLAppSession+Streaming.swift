@@ -13,7 +13,8 @@ extension SDLAppSession {
 
     /// ``SDLConnection/sendStream(_:_:)`` on the current connection; throws
     /// ``SDLClientError/Code/notConnected`` when the app is not registered.
-    public func sendStream(_ service: SDLStreamingService, _ bytes: ByteBuffer) async throws {
+    @discardableResult
+    public func sendStream(_ service: SDLStreamingService, _ bytes: ByteBuffer) async throws -> Int {
         try await streamingConnection().sendStream(service, bytes)
     }
 
