@@ -1,5 +1,4 @@
 import NIOCore
-import NIOPosix
 import SDLClient
 import SDLProtocol
 import Synchronization
@@ -88,60 +87,18 @@ final class StreamingHeadUnit: Sendable {
     }
 
     /// Listens on 127.0.0.1 (port 0) until cancelled, forwarding to the simulator on
-    /// `upstreamPort`; `onListening` gets the port.
+    /// `upstreamPort` what it does not answer itself (a ``WireTap`` with hooks); `onListening` gets the port.
     func run(upstreamPort: Int, onListening: @Sendable (Int) -> Void) async throws {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
+        let hooks = WireTap.Hooks(
+            connected: { channel in self.state.withLock { $0.client = channel } },
+            beforeRead: { await self.waitWhilePaused() },
+            intercept: { frame in
+                guard let service = SDLStreamingService(serviceType: frame.header.serviceType) else { return false }
+                self.handle(frame, on: service)
+                return true
             }
-        onListening(server.channel.localAddress?.port ?? 0)
-        try await server.executeThenClose { clients in
-            try await withThrowingDiscardingTaskGroup { group in
-                for try await client in clients {
-                    group.addTask { try? await self.serve(client, upstreamPort: upstreamPort) }
-                }
-            }
-        }
-    }
-
-    private func serve(_ client: NIOAsyncChannel<ByteBuffer, ByteBuffer>, upstreamPort: Int) async throws {
-        state.withLock { $0.client = client.channel }
-        let upstream = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: upstreamPort) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
-        try await client.executeThenClose { appInbound, appOutbound in
-            try await upstream.executeThenClose { unitInbound, unitOutbound in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        var decoder = SDLFrameDecoder(maximumPayloadSize: 1 << 20)
-                        var buffer = ByteBuffer()
-                        for try await var bytes in appInbound {
-                            await self.waitWhilePaused()
-                            buffer.writeBuffer(&bytes)
-                            while let frame = try decoder.decode(buffer: &buffer) {
-                                if let service = SDLStreamingService(serviceType: frame.header.serviceType) {
-                                    self.handle(frame, on: service)
-                                } else {
-                                    var frameBytes = ByteBuffer()
-                                    frameBytes.writeSDLFrame(frame)
-                                    try await unitOutbound.write(frameBytes)
-                                }
-                            }
-                        }
-                    }
-                    group.addTask {
-                        for try await bytes in unitInbound { try await appOutbound.write(bytes) }
-                    }
-                    defer { group.cancelAll() }
-                    try await group.next()
-                }
-            }
-        }
+        )
+        try await WireTap(hooks: hooks).run(upstreamPort: upstreamPort, onListening: onListening)
     }
 
     private func waitWhilePaused() async {

@@ -4,9 +4,24 @@ import SDLProtocol
 import Synchronization
 
 /// A TCP proxy in front of a head unit that decodes every frame the app writes, in the order the
-/// bytes crossed the wire: what the head unit sees, without changing it.
+/// bytes crossed the wire: what the head unit sees. Unchanged unless ``Hooks`` say otherwise: a
+/// fake head unit (``StreamingHeadUnit``) takes some frames itself and can stop reading the app.
 final class WireTap: Sendable {
+    struct Hooks: Sendable {
+        /// Each app connection's channel, as it opens (to write the app frames of one's own).
+        var connected: @Sendable (any Channel) -> Void = { _ in }
+        /// Awaited before the bytes of each read from the app are handled (a head unit that stops reading).
+        var beforeRead: @Sendable () async -> Void = {}
+        /// Takes a frame the app wrote instead of the head unit; true when it did.
+        var intercept: @Sendable (SDLFrame) -> Bool = { _ in false }
+    }
+
     private let headers = Mutex<[SDLFrameHeader]>([])
+    private let hooks: Hooks
+
+    init(hooks: Hooks = Hooks()) {
+        self.hooks = hooks
+    }
 
     /// The headers of the frames the app sent, in wire order.
     var sent: [SDLFrameHeader] { headers.withLock { $0 } }
@@ -31,6 +46,7 @@ final class WireTap: Sendable {
     }
 
     private func forward(_ client: NIOAsyncChannel<ByteBuffer, ByteBuffer>, to port: Int) async throws {
+        hooks.connected(client.channel)
         let upstream = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -44,9 +60,11 @@ final class WireTap: Sendable {
                         var decoder = SDLFrameDecoder(maximumPayloadSize: 1 << 20)
                         var buffer = ByteBuffer()
                         for try await var bytes in appInbound {
+                            await self.hooks.beforeRead()
                             buffer.writeBuffer(&bytes)
                             while let frame = try decoder.decode(buffer: &buffer) {
                                 self.headers.withLock { $0.append(frame.header) }
+                                guard !self.hooks.intercept(frame) else { continue }
                                 var frameBytes = ByteBuffer()
                                 frameBytes.writeSDLFrame(frame)
                                 try await unitOutbound.write(frameBytes)
