@@ -9,14 +9,13 @@ Usage: browser-projection.py BASE_URL ARTIFACTS [SCREENSHOTS]"""
 import json
 import pathlib
 import sys
-import time
 import urllib.error
 import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from browser_support import chromium, save_failure
+from browser_support import chromium, save_failure, wait
 
 base, artifacts = sys.argv[1], pathlib.Path(sys.argv[2])
 screenshots = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -37,21 +36,6 @@ def api(method, path, body=None):
     if status >= 300:
         raise RuntimeError(f"{method} {path}: {status} {text.decode(errors='replace')}")
     return json.loads(text) if text else None
-
-
-def wait(condition, message, timeout=30):
-    """Polls `condition()` (exceptions count as not yet) until it is truthy, at most `timeout` s."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            value = condition()
-            if value:
-                return value
-        except Exception as error:  # not there yet (a redraw, a 404 before the first bytes)
-            last = error
-        time.sleep(0.1)
-    raise TimeoutError(f"{message} (after {timeout} s{f'; last error: {last}' if last else ''})")
 
 
 def ok(text):

@@ -3,6 +3,7 @@ screenshot and that log when a test fails."""
 import json
 import pathlib
 import struct
+import time
 import zlib
 
 from selenium import webdriver
@@ -56,3 +57,20 @@ def png(width, height, pixel):
     rows = b"".join(b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height))
     chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def wait(condition, message, timeout=30, interval=0.1):
+    """Polls `condition()` until it is truthy, at most `timeout` s, and returns its value.
+    Exceptions count as not yet (a stale element while a page redraws, a 404 before the first
+    bytes); the last one is named in the TimeoutError."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception as error:
+            last = error
+        time.sleep(interval)
+    raise TimeoutError(f"{message} (after {timeout} s{f'; last error: {last}' if last else ''})")

@@ -4,9 +4,8 @@ JavaScript, wait for a condition (bounded), screenshot an element, read console 
 import base64
 import pathlib
 import tempfile
-import time
 
-from browser_support import chromium, firefox_marionette
+from browser_support import chromium, firefox_marionette, wait
 
 
 class Browser:
@@ -43,18 +42,8 @@ class Browser:
         return self.driver.execute_script(script, script_args=list(args), sandbox=None)
 
     def wait(self, condition, message, timeout=15):
-        """Polls `condition()` (exceptions count as not yet) until it is truthy, at most `timeout` s."""
-        deadline = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < deadline:
-            try:
-                value = condition()
-                if value:
-                    return value
-            except Exception as error:  # a stale element while the preview redraws: try again
-                last = error
-            time.sleep(0.05)
-        raise TimeoutError(f"{message} (after {timeout} s{f'; last error: {last}' if last else ''})")
+        """``browser_support.wait``, polling every 50 ms."""
+        return wait(condition, message, timeout, interval=0.05)
 
     def click(self, css, text=None):
         """Clicks the first element matching `css` (and containing `text`), found again if the
