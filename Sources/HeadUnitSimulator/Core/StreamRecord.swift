@@ -24,7 +24,7 @@ public struct StreamRecord: Sendable {
     public internal(set) var isStreaming = false
     /// Data frames (messages) and payload bytes received since the app first started the service.
     public internal(set) var frames = 0
-    public internal(set) var bytes = 0
+    public var bytes: Int { tail.total }
     /// The video parameters the StartServiceACK echoed (`videoCodec`, `videoProtocol`, `width`,
     /// `height`; only those the app sent); `nil` for audio.
     public internal(set) var format: SDLJSON?
@@ -54,7 +54,6 @@ public struct StreamRecord: Sendable {
 
     mutating func received(_ payload: ByteBuffer) {
         frames += 1
-        bytes += payload.readableBytes
         tail.append(payload)
     }
 }
