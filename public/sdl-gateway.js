@@ -210,6 +210,8 @@ export class Gateway {
       command: async (app, cmdID, triggerSource = "MENU") => this.request("POST", `/v1/hmi/apps/${enc(app)}/commands/${enc(cmdID)}`, { triggerSource }),
       /** A file Core named for the app (its storage folder, when the gateway can read it), as a Blob. */
       file: async (app, name) => this.blob(`/v1/hmi/apps/${enc(app)}/files/${enc(name)}`),
+      /** The driver touches the app's video (the simulator's body): UI.OnTouchEvent to Core, for the NAVIGATION/PROJECTION app in FULL. `{sent}`. */
+      touch: async (app, touch) => this.request("POST", `/v1/hmi/apps/${enc(app)}/touch`, touch),
       vehicleData: async (values) => this.request("PUT", "/v1/hmi/vehicle-data", values),
       /** The vehicle data the HMI gives Core now (the drive's, with the overrides over it). */
       currentVehicleData: async () => this.request("GET", "/v1/hmi/vehicle-data"),

@@ -112,6 +112,8 @@ public struct HMIError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidValue
         /// The control API answers an interaction, but the app shows none.
         case noOpenInteraction
+        /// A touch names an app Core would not send it to (not NAVIGATION or PROJECTION, or not in FULL).
+        case notTouchable
     }
 
     public var code: Code

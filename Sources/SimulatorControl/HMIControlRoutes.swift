@@ -23,6 +23,8 @@ import SDLTransport
 ///   the driver answers the app's open alert, slider, speech or PerformInteraction
 /// - `POST /buttons/{name}/press` `{"mode", "appID", "softButtonID"}` (`customButtonID` too):
 ///   Buttons.OnButtonEvent/OnButtonPress
+/// - `POST /apps/{appID}/touch` `{"type": "BEGIN", "x", "y"}` (or a list, as the simulator's):
+///   UI.OnTouchEvent, which Core passes on to the NAVIGATION or PROJECTION app in FULL
 /// - `GET`/`PUT /driver-distraction` `{"state": "DD_ON"}`: UI.OnDriverDistraction
 /// - `GET`/`PUT /vehicle-data` `{"speed": 0, "fuelLevel": null}`: overrides over the drive
 ///   (`null` removes one); Core gets the subscribed ones as VehicleInfo.OnVehicleData
@@ -47,7 +49,7 @@ public struct HMIControlRoutes: ControlRoutes {
         APIOperation("POST", "buttons/{name}/press"),
         APIOperation("GET", "driver-distraction"), APIOperation("PUT", "driver-distraction"),
         APIOperation("GET", "vehicle-data"), APIOperation("PUT", "vehicle-data"),
-        APIOperation("GET", "apps/{appID}/video"),
+        APIOperation("GET", "apps/{appID}/video"), APIOperation("POST", "apps/{appID}/touch"),
     ]
 
     public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
@@ -81,6 +83,12 @@ public struct HMIControlRoutes: ControlRoutes {
             throw HTTPProblem(
                 status: .upgradeRequired, code: "websocket-required", title: "Open a WebSocket",
                 detail: "the app's video stream is a WebSocket: GET with Upgrade: websocket")
+        }
+        router.post("apps/:appID/touch") { request, context -> SDLJSON in
+            let appID = try routes.app(context).appID
+            let touches = try SimulatorControlRoutes.touches(try await SimulatorControlRoutes.touchBody(request))
+            let sent = try await Self.perform(connection) { hmi throws(HMIError) in try hmi.touch(appID: appID, touches) }
+            return ["sent": .int(Int64(sent.count))]
         }
         router.put("apps/:appID/hmi") { request, context -> SDLJSON in
             let appID = try routes.app(context).appID
@@ -176,6 +184,9 @@ public struct HMIControlRoutes: ControlRoutes {
             case .unknownApp: throw HTTPProblem(status: .notFound, code: "app-not-found", title: "No such app", detail: error.detail)
             case .noOpenInteraction:
                 throw HTTPProblem(status: .conflict, code: "no-open-interaction", title: "Nothing to answer", detail: error.detail)
+            case .notTouchable:
+                throw HTTPProblem(
+                    status: .conflict, code: "app-not-touchable", title: "Core would not pass the touch on", detail: error.detail)
             case .connectionFailed:
                 throw HTTPProblem(
                     status: .serviceUnavailable, code: "not-connected", title: "SDL Core is not connected", detail: error.detail)

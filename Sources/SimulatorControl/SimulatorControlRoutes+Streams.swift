@@ -1,5 +1,6 @@
 import HTTPAPISupport
 import HTTPTypes
+import HeadUnitModel
 import HeadUnitSimulator
 import Hummingbird
 import HummingbirdWebSocket

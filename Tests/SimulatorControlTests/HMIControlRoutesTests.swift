@@ -34,7 +34,7 @@ struct HMIControlRoutesTests {
     func documented() throws {
         let text = try String(contentsOf: SimulatorOpenAPITests.document, encoding: .utf8)
         let documented = OpenAPIOperations.parse(text).filter { $0.path.hasPrefix("/v1/hmi/") }
-        #expect(documented.count == 14)
+        #expect(documented.count == 15)
         #expect(Set(documented) == Set(HMIControlRoutes.operations.map { $0.mounted(at: "/v1/hmi/") }))
     }
 

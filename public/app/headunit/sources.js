@@ -179,7 +179,7 @@ export function fromHMI(gw) {
     menuContext: async () => {},
     // Core's video consumer (its socket stream), as the headless HMI relays it.
     videoFeed: (appID) => `/v1/hmi/apps/${encodeURIComponent(appID)}/video`,
-    touch: null,
+    touch: (appID, touch) => api.touch(appID, touch),
     // The file as Core holds it (its storage folder, when the gateway can read it); else the
     // gateway's own copies: of what it uploaded for the app, then of its image store, which
     // declared images are uploaded from.
