@@ -169,6 +169,20 @@ const raw = (method, path, body) =>
   const answers = ["not-the-token", token];
   const again = await m.connect({ askForToken: () => answers.shift() });
   check("a wrong token is asked for again", answers.length === 0 && again.token === token, `${answers.length} answers left`);
+  // The preview's access-unit splitter: a picture is given at once when an access unit delimiter
+  // (which sdl-gateway.js sends after each picture) follows it, else when the next picture starts.
+  const { AccessUnits } = await import(`${location.origin}/app/headunit/projection.js`);
+  const nal = (...bytes) => [0, 0, 0, 1, ...bytes];
+  const keyframe = [...nal(0x67, 0x42, 0xc0, 0x1e, 0xda), ...nal(0x68, 0xce, 0x3c, 0x80), ...nal(0x65, 0x88, 0x84, 0x21)];
+  const late = new AccessUnits().push(new Uint8Array(keyframe));
+  const delimited = new AccessUnits();
+  const atOnce = delimited.push(new Uint8Array([...keyframe, ...nal(0x09, 0xf0)]));
+  const next = delimited.push(new Uint8Array([...nal(0x41, 0x9a, 0x02), ...nal(0x09, 0xf0)]));
+  check("the preview splits a picture at once when an access unit delimiter follows it, a picture late without",
+    late.length === 0 && atOnce.length === 1 && atOnce[0].key && atOnce[0].sps === "avc1.42C01E" && atOnce[0].bytes.length === 25
+      && next.length === 1 && !next[0].key && next[0].bytes[4] === 0x09 && next[0].bytes[10] === 0x41,
+    JSON.stringify({ late: late.length, atOnce: atOnce.map((u) => [u.key, u.sps, u.bytes.length]), next: next.map((u) => Array.from(u.bytes)) }));
+
   await gw.apps.remove("client");
   gw.close();
 })().then(() => done(results), (error) => done(results.concat([["unexpected error", false, `${error} ${error.stack ?? ""}`]])));

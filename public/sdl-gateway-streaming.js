@@ -7,6 +7,9 @@
 // frames are dropped (and counted), never queued.
 
 /** The H.264 profile and levels tried, smallest first: constrained baseline 3.0, 3.1, 4.0, 4.2. */
+/** An H.264 access unit delimiter (NAL type 9, any picture type): Annex B start code, 0x09, 0xF0. */
+const ACCESS_UNIT_DELIMITER = new Uint8Array([0, 0, 0, 1, 0x09, 0xf0]);
+
 const H264_LEVELS = [
   { codec: "avc1.42E01E", macroblocks: 1620, perSecond: 40500 },
   { codec: "avc1.42E01F", macroblocks: 3600, perSecond: 108000 },
@@ -164,8 +167,11 @@ export class VideoStream {
           return;
         }
         needKeyframe = false;
-        const bytes = new Uint8Array(chunk.byteLength);
+        // The picture, then an access unit delimiter: a head unit that splits the stream into
+        // pictures (the page's preview) knows at once that this one is whole.
+        const bytes = new Uint8Array(chunk.byteLength + ACCESS_UNIT_DELIMITER.length);
         chunk.copyTo(bytes);
+        bytes.set(ACCESS_UNIT_DELIMITER, chunk.byteLength);
         socket.send(bytes);
         this.stats.chunks++;
         this.stats.bytes += bytes.byteLength;

@@ -12,8 +12,8 @@ const hex = (value) => value.toString(16).padStart(2, "0").toUpperCase();
 
 /**
  * Annex B bytes in pieces of any size → access units (one picture each, with the SPS and PPS in
- * front of a keyframe). A unit is complete when the next one starts, so it is given one picture
- * late; bytes before the first start code are skipped.
+ * front of a keyframe). A unit is complete when the next one starts: at once when an access unit
+ * delimiter follows it, else a picture late; bytes before the first start code are skipped.
  */
 export class AccessUnits {
   constructor() {
@@ -48,6 +48,13 @@ export class AccessUnits {
       if (unit) units.push(unit);
     }
     this._pending = joined.slice(starts[starts.length - 1] - 3);
+    // An access unit delimiter is always two bytes: one at the end is complete, and ends the
+    // picture before it now (sdl-gateway.js sends one after each picture) instead of a picture late.
+    if (this._pending.length === 5 && nalType(this._pending, 3) === 9) {
+      const unit = this._add(this._pending.subarray(3));
+      if (unit) units.push(unit);
+      this._pending = new Uint8Array(0);
+    }
     return units;
   }
 
