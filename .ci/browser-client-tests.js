@@ -169,6 +169,29 @@ const raw = (method, path, body) =>
   const answers = ["not-the-token", token];
   const again = await m.connect({ askForToken: () => answers.shift() });
   check("a wrong token is asked for again", answers.length === 0 && again.token === token, `${answers.length} answers left`);
+  // app.audioStream against the real routes: a NAVIGATION app (the simulator activates it) streams
+  // Float32 samples, which the head unit receives converted to its PCM format, in order.
+  const nav = await gw.apps.register({ id: "client-nav", appName: "Client Nav", appID: "client-nav-app", appHMIType: ["NAVIGATION"] });
+  await until(async () => (await raw("GET", "/v1/apps/client-nav").then((r) => r.json())).hmiLevel === "FULL", "the navigation app in FULL");
+  await nav.audioStream.start();
+  const samples = new Float32Array([0, 0.5, -0.5, 1, -1, 2, 0.25, -2]);
+  const written = nav.audioStream.write(samples) && nav.audioStream.write(samples);
+  await nav.audioStream.stop();
+  const bits = nav.audioStream.format.bitsPerSample;
+  const one = bits === 8
+    ? Array.from(samples, (v) => Math.round((Math.max(-1, Math.min(1, v)) + 1) * 127.5))
+    : Array.from(samples).flatMap((v) => { const x = Math.round(Math.max(-1, Math.min(1, v)) * 32767) & 0xffff; return [x & 0xff, x >> 8]; });
+  const expected = one.concat(one);
+  const received = await until(async () => {
+    const answer = await raw("GET", "/v1/simulator/apps/client-nav/audio.pcm");
+    const bytes = answer.ok ? new Uint8Array(await answer.arrayBuffer()) : new Uint8Array(0);
+    return bytes.length >= expected.length ? Array.from(bytes) : null;
+  }, "the head unit's audio.pcm");
+  check("app.audioStream streams PCM in the head unit's format; the head unit gets those bytes in order, and stop() ends the service",
+    written && JSON.stringify(received) === JSON.stringify(expected) && (await raw("GET", "/v1/apps/client-nav/audio-stream").then((r) => r.json())).state === "stopped",
+    `${bits}-bit, ${received.length} bytes`);
+  await gw.apps.remove("client-nav");
+
   // The preview's access-unit splitter: a picture is given at once when an access unit delimiter
   // (which sdl-gateway.js sends after each picture) follows it, else when the next picture starts.
   const { AccessUnits } = await import(`${location.origin}/app/headunit/projection.js`);

@@ -92,7 +92,7 @@ struct StreamRoutesTests {
             #expect(accepted["codec"] == "H264")
             #expect(accepted["protocol"] == "RAW")
             #expect(accepted["width"] == 800)
-            #expect(accepted["height"] == 480)
+            #expect(accepted["height"] == 300)
             let mtu = try #require(accepted["mtu"]?.intValue)
             #expect(mtu > 0)
 

@@ -13,11 +13,12 @@ struct ProfileResourceTests {
     @Test("The resource holds exactly the text of the built-in profile")
     func sameText() {
         // CRC-32 of Resources/default-profile.json; change it together with the file when the
-        // built-in profile is edited on purpose (last: its VIDEO_STREAMING made the 800×480
-        // H.264 RAW/RTP projection screen; before, rebuilt from Core 8.2's stock
-        // hmi_capabilities.json; CoreCapabilitiesTests checks the conversion gives it).
+        // built-in profile is edited on purpose (last: its VIDEO_STREAMING's preferredResolution
+        // became the screen below the HMI's header, 800×300; before, the 800×480 H.264 RAW/RTP
+        // projection screen; before, rebuilt from Core 8.2's stock hmi_capabilities.json;
+        // CoreCapabilitiesTests checks the conversion gives it).
         let text = SimulatorProfile.defaultJSON.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(SDLCRC32.checksum(text) == 0xFAA9_CB6A)
+        #expect(SDLCRC32.checksum(text) == 0x2518_CF3C)
         #expect(text.utf8.count == 20_652)
     }
 
@@ -67,10 +68,16 @@ struct ProfileResourceTests {
     }
 
     /// Both profiles advertise what projection needs (MOBILE_API `VideoStreamingCapability`):
-    /// 800×480, H.264 over RAW and RTP, haptic data, the screen's size, density and scale.
+    /// the screen below the HMI's header (as generic_hmi advertises its template area), H.264
+    /// over RAW and RTP, haptic data, the screen's size, density and scale.
     static func expectProjection(_ profile: SimulatorProfile) {
         let capability = profile.systemCapability("VIDEO_STREAMING")?["videoStreamingCapability"]
-        #expect(capability?["preferredResolution"] == ["resolutionWidth": 800, "resolutionHeight": 480])
+        let screen = profile.registerAppInterfaceResponse()["displayCapabilities"]?["screenParams"]?["resolution"]
+        let width = screen?["resolutionWidth"]?.intValue ?? 0
+        let height = screen?["resolutionHeight"]?.intValue ?? 0
+        #expect(
+            capability?["preferredResolution"]
+                == ["resolutionWidth": .int(width), "resolutionHeight": .int(height - SimulatorProfile.headerHeight)])
         #expect(
             capability?["supportedFormats"] == [["protocol": "RAW", "codec": "H264"], ["protocol": "RTP", "codec": "H264"]])
         #expect((capability?["maxBitrate"]?.intValue ?? 0) > 0)

@@ -20,7 +20,7 @@ struct SimulatorStreamingEndToEndTests {
                 #expect(try await session.call("RegisterAppInterface", .object(registration)).parameters["resultCode"] == "SUCCESS")
                 _ = try await session.waitFor("OnHMIStatus") { $0.parameters["videoStreamingState"] == "STREAMABLE" }
 
-                let start = SDLControlMessage.startService(.init(height: 480, width: 800, videoProtocol: "RAW", videoCodec: "H264"))
+                let start = SDLControlMessage.startService(.init(height: 300, width: 800, videoProtocol: "RAW", videoCodec: "H264"))
                 try await session.write([start.makeFrame(version: 5, serviceType: .video, sessionID: session.sessionID, messageID: 900)])
                 var ack: SDLControlMessage.StartServiceACK?
                 while ack == nil {

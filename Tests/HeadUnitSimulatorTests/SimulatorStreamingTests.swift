@@ -100,18 +100,18 @@ struct SimulatorStreamingTests {
     func acceptedInFullOrLimited(level: String) throws {
         var rig = Rig(appHMIType: ["NAVIGATION"])
         try rig.setLevel(level)
-        let answer = rig.start(.video, .init(height: 480, width: 800, videoProtocol: "RAW", videoCodec: "H264"))
+        let answer = rig.start(.video, .init(height: 300, width: 800, videoProtocol: "RAW", videoCodec: "H264"))
         let ack = try #require(Self.ack(answer))
         #expect(answer?.0.serviceType == .video)
         #expect(ack.mtu == 131_072)
-        #expect(ack.width == 800 && ack.height == 480 && ack.videoProtocol == "RAW" && ack.videoCodec == "H264")
+        #expect(ack.width == 800 && ack.height == 300 && ack.videoProtocol == "RAW" && ack.videoCodec == "H264")
         #expect(Self.ack(rig.start(.audio)) != nil)
         #expect(rig.app.streams[.video]?.isStreaming == true)
         #expect(
             rig.app.json["streams"]?["video"] == [
                 "state": "streaming", "bytes": 0, "frames": 0, "keptBytes": 0,
                 "format": [
-                    "codec": "H264", "protocol": "RAW", "width": 800, "height": 480,
+                    "codec": "H264", "protocol": "RAW", "width": 800, "height": 300,
                 ],
             ])
         #expect(rig.app.json["streams"]?["audio"]?["format"] == .null)
@@ -267,7 +267,7 @@ struct SimulatorStreamingTests {
         let response = try #require(answer)
         #expect(response.resultCode == "SUCCESS")
         let capability = response.parameters["systemCapability"]?["videoStreamingCapability"]
-        #expect(capability?["preferredResolution"] == ["resolutionWidth": 800, "resolutionHeight": 480])
+        #expect(capability?["preferredResolution"] == ["resolutionWidth": 800, "resolutionHeight": 300])
         #expect(capability?["supportedFormats"] == [["protocol": "RAW", "codec": "H264"], ["protocol": "RTP", "codec": "H264"]])
     }
 

@@ -39,16 +39,16 @@ struct HMIStreamingTests {
     @Test("SetVideoConfig within the capability is SUCCESS and kept for the app")
     func videoConfigAccepted() throws {
         var hmi = try Self.hmi()
-        let request = try CoreHMIMessages.setVideoConfig(id: 30, appID: Self.appID, protocol: "RAW", codec: "H264", width: 800, height: 380)
+        let request = try CoreHMIMessages.setVideoConfig(id: 30, appID: Self.appID, protocol: "RAW", codec: "H264", width: 800, height: 300)
         #expect(try hmi.receive(request) == [.response(id: 30, result: ["code": 0, "method": "Navigation.SetVideoConfig"])])
-        #expect(hmi.apps[Self.appID]?.videoStream.config == ["protocol": "RAW", "codec": "H264", "width": 800, "height": 380])
+        #expect(hmi.apps[Self.appID]?.videoStream.config == ["protocol": "RAW", "codec": "H264", "width": 800, "height": 300])
     }
 
     @Test(
         "SetVideoConfig beyond the capability is REJECTED as a result carrying rejectedParams (where Core reads them), naming only what it does not support",
         arguments: [
             ("RAW", "H264", 1920, 1080, ["width", "height"]),
-            ("RAW", "VP9", 800, 380, ["codec"]),
+            ("RAW", "VP9", 800, 300, ["codec"]),
             ("RTP", "H265", 320, 200, ["codec"]),
             ("SRTP", "H264", 800, 0, ["protocol", "height"]),
         ])

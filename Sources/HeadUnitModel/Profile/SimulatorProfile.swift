@@ -56,6 +56,13 @@ public struct SimulatorProfile: Sendable, Hashable {
         }
     }
 
+    /// The height of the HMI's header, in screen pixels, above an app's template: the page's head
+    /// unit draws it 50 pixels of an 800-pixel-wide screen (public/hmi.css, `.hu-header`). The
+    /// built-in profiles' `videoStreamingCapability.preferredResolution` is the screen below it,
+    /// as generic_hmi advertises its screen less its header, so a projected video fills the area
+    /// that shows it.
+    public static let headerHeight: Int64 = 50
+
     /// SDL Core's `AppDirectoryQuota` (smartDeviceLink.ini): 100 MiB.
     public static let defaultAppDirectoryQuota: Int64 = 104_857_600
 
