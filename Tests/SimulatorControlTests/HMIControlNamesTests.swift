@@ -36,9 +36,10 @@ struct HMIControlNamesTests {
 
     static let coreAppID: Int64 = 1_443_150_702
 
-    /// A control API over an HMI connected to a fake Core that registered "radio01"; `body` drives
-    /// both.
+    /// A control API over an HMI connected to a fake Core that registered `application` ("radio01"
+    /// unless told); `body` drives both.
     static func withCore(
+        application: SDLJSON = ["appID": .int(HMIControlNamesTests.coreAppID), "appName": "Radio", "policyAppID": "radio01"],
         _ body: @Sendable (any TestClientProtocol, inout FakeCoreHMI.Connection) async throws -> Void
     ) async throws {
         let core = try await FakeCoreHMI.bind()
@@ -52,7 +53,7 @@ struct HMIControlNamesTests {
                     try await fake.send(
                         .notification(
                             method: "BasicCommunication.OnAppRegistered",
-                            params: ["application": ["appID": .int(coreAppID), "appName": "Radio", "policyAppID": "radio01"]]
+                            params: ["application": application]
                         ))
                     // The registration is applied when a request sent after it is answered.
                     try await fake.send(.request(id: 90, method: "UI.IsReady", params: [:]))

@@ -18,56 +18,35 @@ struct HMITouchRouteTests {
 
     @Test("A touch on the app in FULL reaches Core as UI.OnTouchEvent; before FULL 409 app-not-touchable; a bad touch 422 or 400")
     func touch() async throws {
-        let core = try await FakeCoreHMI.bind()
-        let connection = HMIConnection(
-            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-touch"))
-        let app = Application(router: HMIControlRoutes(connection: connection).makeRouter())
-        try await app.test(.router) { client in
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await connection.run() }
-                try await core.serveOne { fake, _ in
-                    try await fake.send(
-                        .notification(
-                            method: "BasicCommunication.OnAppRegistered",
-                            params: [
-                                "application": [
-                                    "appID": .int(Self.coreAppID), "appName": "Maps", "policyAppID": "maps01", "appType": ["NAVIGATION"],
-                                ]
-                            ]
-                        ))
-                    try await fake.send(.request(id: 90, method: "UI.IsReady", params: [:]))
-                    _ = try await fake.next { $0.answeredMethod == "UI.IsReady" }
+        let maps: SDLJSON = ["appID": .int(Self.coreAppID), "appName": "Maps", "policyAppID": "maps01", "appType": ["NAVIGATION"]]
+        try await HMIControlNamesTests.withCore(application: maps) { client, fake in
+            let (early, problem) = try await HMIControlNamesTests.post(
+                client, "/apps/maps01/touch", ["type": "BEGIN", "x": 5, "y": 6])
+            #expect(early == .conflict)
+            #expect(problem?["type"] == "urn:sdl-gateway:problem:app-not-touchable", "\(String(describing: problem))")
 
-                    let (early, problem) = try await HMIControlNamesTests.post(
-                        client, "/apps/maps01/touch", ["type": "BEGIN", "x": 5, "y": 6])
-                    #expect(early == .conflict)
-                    #expect(problem?["type"] == "urn:sdl-gateway:problem:app-not-touchable", "\(String(describing: problem))")
+            try await fake.send(
+                .request(
+                    id: 91, method: "BasicCommunication.ActivateApp", params: ["appID": .int(Self.coreAppID), "level": "FULL"]))
+            _ = try await fake.next { $0.answeredMethod == "BasicCommunication.ActivateApp" }
 
-                    try await fake.send(
-                        .request(
-                            id: 91, method: "BasicCommunication.ActivateApp", params: ["appID": .int(Self.coreAppID), "level": "FULL"]))
-                    _ = try await fake.next { $0.answeredMethod == "BasicCommunication.ActivateApp" }
-
-                    let drag: SDLJSON = ["events": [["type": "BEGIN", "x": 100, "y": 200], ["type": "END", "x": 140, "y": 210, "id": 2]]]
-                    let (status, body) = try await HMIControlNamesTests.post(client, "/apps/maps01/touch", drag)
-                    #expect(status == .ok && body == ["sent": 2], "\(String(describing: body))")
-                    for (type, x, id) in [("BEGIN", 100, 0), ("END", 140, 2)] as [(String, Int64, Int64)] {
-                        let sent = try await fake.next { if case .notification("UI.OnTouchEvent", _) = $0 { true } else { false } }
-                        guard case .notification(_, let params) = sent else { continue }
-                        #expect(params["type"]?.stringValue == type)
-                        let event = params["event"]?.arrayValue?.first
-                        #expect(event?["id"]?.intValue == id)
-                        #expect(event?["c"]?.arrayValue?.first?["x"]?.intValue == x)
-                        #expect(params["appID"] == nil, "HMI_API's OnTouchEvent names no app")
-                    }
-                    let (bad, _) = try await HMIControlNamesTests.post(client, "/apps/maps01/touch", ["type": "TAP", "x": 1, "y": 1])
-                    #expect(bad == .unprocessableContent)
-                    let (unknownMember, _) = try await HMIControlNamesTests.post(
-                        client, "/apps/maps01/touch", ["type": "BEGIN", "x": 1, "y": 1, "z": 0])
-                    #expect(unknownMember == .badRequest)
-                }
-                group.cancelAll()
+            let drag: SDLJSON = ["events": [["type": "BEGIN", "x": 100, "y": 200], ["type": "END", "x": 140, "y": 210, "id": 2]]]
+            let (status, body) = try await HMIControlNamesTests.post(client, "/apps/maps01/touch", drag)
+            #expect(status == .ok && body == ["sent": 2], "\(String(describing: body))")
+            for (type, x, id) in [("BEGIN", 100, 0), ("END", 140, 2)] as [(String, Int64, Int64)] {
+                let sent = try await fake.next { if case .notification("UI.OnTouchEvent", _) = $0 { true } else { false } }
+                guard case .notification(_, let params) = sent else { continue }
+                #expect(params["type"]?.stringValue == type)
+                let event = params["event"]?.arrayValue?.first
+                #expect(event?["id"]?.intValue == id)
+                #expect(event?["c"]?.arrayValue?.first?["x"]?.intValue == x)
+                #expect(params["appID"] == nil, "HMI_API's OnTouchEvent names no app")
             }
+            let (bad, _) = try await HMIControlNamesTests.post(client, "/apps/maps01/touch", ["type": "TAP", "x": 1, "y": 1])
+            #expect(bad == .unprocessableContent)
+            let (unknownMember, _) = try await HMIControlNamesTests.post(
+                client, "/apps/maps01/touch", ["type": "BEGIN", "x": 1, "y": 1, "z": 0])
+            #expect(unknownMember == .badRequest)
         }
     }
 }
