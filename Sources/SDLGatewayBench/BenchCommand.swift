@@ -14,7 +14,7 @@ import SDLTransport
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdl-gateway-bench",
-        abstract: "Measure the gateway against a direct SDL client: latency, throughput, PutFile, fan-out and scale.",
+        abstract: "Measure the gateway against a direct SDL client: latency, throughput, PutFile, audio, video, fan-out and scale.",
         discussion: """
             It starts `sdl-gateway simulate` and `sdl-gateway serve` as separate processes on 127.0.0.1 \
             (or, with --core, uses that head unit), registers one app directly and one through the \
@@ -55,7 +55,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of 16 kHz 16-bit audio the audio scenario records, for 10 WebSocket clients. Default 10, 2 with --quick.")
     var audioSeconds: Double?
 
-    @Option(help: "Scenarios to run: latency, throughput, putfile, audio, fanout, scale (comma-separated). Default all.")
+    @Option(
+        help:
+            "MB of H.264-like frames each way (raw, ws, post) sends per round in the video scenario. Default 16, 4 with --quick.")
+    var videoMegabytes: Double?
+
+    @Option(help: "Scenarios to run: latency, throughput, putfile, audio, video, fanout, scale (comma-separated). Default all.")
     var only: String?
 
     @Option(help: "The sdl-gateway executable. Default: the one beside this executable.")
@@ -70,7 +75,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "With --core: Core's AppTimeScaleMaxRequests (0: none). Throughput runs only with 0. Default 1000.")
     var coreRequestLimit: Int = 1000
 
-    static let allScenarios = ["latency", "throughput", "putfile", "audio", "fanout", "scale"]
+    static let allScenarios = ["latency", "throughput", "putfile", "audio", "video", "fanout", "scale"]
 
     mutating func validate() throws {
         guard (1...90).contains(rate) else {
@@ -81,6 +86,7 @@ struct BenchCommand: AsyncParsableCommand {
         guard (1...1024).contains(inFlight) else { throw ValidationError("--in-flight is 1…1024") }
         if let fanOutSeconds, !(1...600).contains(fanOutSeconds) { throw ValidationError("--fan-out-seconds is 1…600") }
         if let audioSeconds, !(0.1...600).contains(audioSeconds) { throw ValidationError("--audio-seconds is 0.1…600") }
+        if let videoMegabytes, !(0.1...1000).contains(videoMegabytes) { throw ValidationError("--video-megabytes is 0.1…1000") }
         guard scale.isEmpty || (scale.count == 2 && (0...250).contains(scale[0]) && (0...50_000).contains(scale[1])) else {
             throw ValidationError("--scale takes two values, sessions (0…250) then clients (0…50000): --scale 250 --scale 10000")
         }
@@ -93,12 +99,14 @@ struct BenchCommand: AsyncParsableCommand {
     var selected: [String] { only.map { $0.split(separator: ",").map(String.init) } ?? Self.allScenarios }
 
     func run() async throws {
-        let plan = BenchPlan(
+        var plan = BenchPlan(
             rounds: rounds ?? (quick ? 3 : 7), samples: samples ?? (quick ? 40 : 200), rate: rate, inFlight: inFlight,
             fanOutSeconds: fanOutSeconds ?? (quick ? 2 : 10), fanOutClients: fanOut.isEmpty ? [1, 100, 1_000] : fanOut,
             scaleSessions: scale.first ?? (quick ? 50 : 250), scaleClients: scale.dropFirst().first ?? (quick ? 1000 : 10_000),
             audioSeconds: audioSeconds ?? (quick ? 2 : 10), scenarios: Set(selected)
         )
+        plan.videoBytes = Int((videoMegabytes ?? (quick ? 4 : 16)) * 1e6)
+        plan.videoLatencyFrames = min(plan.samples, 90)
         let openFiles = BenchPlan.raiseOpenFileLimit()
         let executable =
             gateway ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sdl-gateway").path
@@ -110,7 +118,8 @@ struct BenchCommand: AsyncParsableCommand {
                 executable,
                 [
                     "simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--auto-activate", "--request-limit", "0",
-                    "--log-level", "error",
+                    // 1 MiB of each video stream kept: the video scenario reads it back in one response.
+                    "--stream-keep", "1", "--log-level", "error",
                 ],
                 waitingFor: [#"SDL head unit on (127\.0\.0\.1:[0-9]+)"#, #"control API on http://(127\.0\.0\.1:[0-9]+)"#]
             )

@@ -28,6 +28,7 @@ struct BenchReport {
     var putFilePeakKiB: (before: Int, after: Int) = (0, 0)
     var fanOut: [FanOutScenario.Figures] = []
     var audio: [AudioScenario.Figures] = []
+    var video = VideoFigures()
     var fanOutSkipped: String?
     var scale: ScaleScenario.Figures?
     var scaleSkipped: String?
@@ -123,6 +124,7 @@ struct BenchReport {
             }
             lines.append("")
         }
+        lines += video.lines
         if let fanOutSkipped {
             lines.append("fanout: not measured: \(fanOutSkipped)")
         } else if !fanOut.isEmpty {
@@ -201,6 +203,10 @@ struct BenchReport {
         var putFilePeakResidentKiB: [String: Int]
         var fanout: [FanOutDocument]
         var audio: [AudioDocument]
+        var video: VideoFigures.Document?
+        var video_ws_over_raw: Double?
+        var video_post_over_raw: Double?
+        var video_latency_ws_over_raw_p50: Double?
         var scale_sessions: Int?
         var scale_per_session_kib: Double?
         var scale_clients: Int?
@@ -215,6 +221,7 @@ struct BenchReport {
         if let throughputSkipped { notMeasured.append("throughput: \(throughputSkipped)") }
         if let fanOutSkipped { notMeasured.append("fanout: \(fanOutSkipped)") }
         if let scaleSkipped { notMeasured.append("scale: \(scaleSkipped)") }
+        if let skipped = video.skipped { notMeasured.append("video: \(skipped)") }
         let putFileRatios = ratios(putFile, "rest", "raw")
         let document = Document(
             rounds: rounds, samples: samples, ratePerSecond: rate, headUnit: headUnit, build: Self.build,
@@ -244,6 +251,9 @@ struct BenchReport {
                     wireBytesPerSecond: Spread.rounded($0.wireBytesPerSecond, 0), intact: $0.intact
                 )
             },
+            video: video.document, video_ws_over_raw: VideoFigures.median(video.throughputRatios("ws")),
+            video_post_over_raw: VideoFigures.median(video.throughputRatios("post")),
+            video_latency_ws_over_raw_p50: VideoFigures.median(video.latencyRatios),
             scale_sessions: scale?.sessions, scale_per_session_kib: scale.map { Spread.rounded($0.perSessionKiB, 1) },
             scale_clients: scale?.clients, scale_per_client_kib: scale.map { Spread.rounded($0.perClientKiB, 1) },
             gatewayCPUSeconds: Spread.rounded(gatewayCPUSeconds, 3), gatewayResidentKiB: gatewayResidentKiB,

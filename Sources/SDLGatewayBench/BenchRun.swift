@@ -18,6 +18,12 @@ struct BenchPlan: Sendable {
     /// Seconds of audio recorded in the audio scenario, and its clients.
     var audioSeconds: Double = 10
     var audioClients = 10
+    /// Bytes of H.264-like frames each way sends per round in the video scenario, and its latency
+    /// runs: frames of `videoLatencyFrameSize` bytes at `videoLatencyRate` a second.
+    var videoBytes = 16_000_000
+    var videoLatencyFrames = 90
+    var videoLatencyFrameSize = 16_384
+    var videoLatencyRate = 30
     var scenarios: Set<String>
 
     /// Raises the open-file limit to its hard limit (the processes started inherit it) and
@@ -103,6 +109,13 @@ struct BenchRun: Sendable {
                 report = try await fanOut(report, control: control)
             } else {
                 report.fanOutSkipped = "no control API of the head unit's HMI (--control)"
+            }
+        }
+        if plan.scenarios.contains("video") {
+            if headUnit == "simulator", let control {
+                report = try await video(report, control: control)
+            } else {
+                report.video.skipped = "it reads what the head unit received from the simulator's control API (video.h264 and its live feed)"
             }
         }
         if plan.scenarios.contains("scale") {
