@@ -1,5 +1,6 @@
 import HTTPAPISupport
 import HTTPTypes
+import HeadUnitSimulator
 import HeadlessHMI
 import Hummingbird
 import HummingbirdCore
@@ -15,7 +16,8 @@ import SDLProtocol
 /// consumer (``HMIStreamReader``: Core's HTTP head taken off), in order, from the moment the
 /// reader connected. A reader that falls behind loses bytes (``HMIStreamRelay``) and gets the
 /// text message `{"type":"gap","bytes":N}` where they were. The socket stays open across the
-/// app's streams (StopStream, a new StartStream); a message from the reader closes it with 1003.
+/// app's streams (StopStream, a new StartStream); a message from the reader closes it with 1003
+/// (``LiveStreamFeed``, as the simulator's feeds).
 extension HMIControlRoutes {
     /// The WebSocket operations, beside ``operations`` in `openapi.yaml`.
     public static let webSocketOperations: [APIOperation] = [APIOperation("GET", "apps/{appID}/video")]
@@ -39,26 +41,19 @@ extension HMIControlRoutes {
         }
     }
 
-    /// Writes the queue's chunks until the reader leaves (or sends a message).
+    /// Writes the queue's chunks until the reader leaves (or sends a message: 1003).
     static func relay(
         _ queue: SDLDropQueue<HMIStreamRelay.Chunk, HMIStreamRelay.Loss>, _ inbound: WebSocketInboundStream,
         _ outbound: WebSocketOutboundWriter
     ) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // nil once cancelled: the reader left.
-                while let chunk = await queue.next() {
-                    switch chunk {
-                    case .bytes(let bytes): try await outbound.write(.binary(bytes))
-                    case .gap(let bytes): try await outbound.write(.text(#"{"type":"gap","bytes":\#(bytes)}"#))
-                    }
+        try await LiveStreamFeed.run(inbound, outbound) { send in
+            // nil once cancelled: the reader left.
+            while let chunk = await queue.next() {
+                switch chunk {
+                case .bytes(let bytes): try await send(.bytes(bytes))
+                case .gap(let lost): try await send(.gap(lost))
                 }
             }
-            for try await _ in inbound.messages(maxSize: 1 << 16) {
-                try await outbound.close(.unacceptableData, reason: "this stream takes no messages")
-                break
-            }
-            group.cancelAll()
         }
     }
 }

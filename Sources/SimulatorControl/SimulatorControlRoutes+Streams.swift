@@ -16,9 +16,10 @@ import SDLProtocol
 ///   (at most `simulate --stream-keep`), with `SDL-Stream-Bytes` (payload bytes received in all),
 ///   `SDL-Stream-Frames` (data frames) and `SDL-Stream-State` (`streaming` or `stopped`); 404
 ///   `stream-not-found` when the app never started the service.
-/// - `GET /apps/{appID}/video`, `GET /apps/{appID}/audio` as a WebSocket: one binary message per
-///   piece of the data received since the previous one, live; a reader slower than the stream
-///   gets `{"type":"gap","bytes":N}` in place of the bytes it lost. Without an upgrade: 426.
+/// - `GET /apps/{appID}/video`, `GET /apps/{appID}/audio` as a WebSocket (``LiveStreamFeed``):
+///   one binary message per piece of the data received since the previous one, live; a reader
+///   slower than the stream gets `{"type":"gap","bytes":N}` in place of the bytes it lost; a
+///   message from the reader closes it with 1003. Without an upgrade: 426.
 /// - `POST /apps/{appID}/touch`: OnTouchEvent to the app, `{"sent": N}`.
 extension SimulatorControlRoutes {
     /// The operations of the stream and touch routes (part of ``operations``).
@@ -89,27 +90,13 @@ extension SimulatorControlRoutes {
         }
     }
 
-    /// Sends the stream until the app goes away or the client closes; messages from the client
-    /// are read and dropped (the feed is one-way).
+    /// Sends the stream until the app goes away (1000), the client leaves, or it sends a message (1003).
     static func feed(
         _ simulator: SimulatedHeadUnit, appID: String, _ service: StreamService, inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
     ) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await simulator.followStream(appID: appID, service) { piece in
-                    switch piece {
-                    case .bytes(let bytes): try await outbound.write(.binary(bytes))
-                    case .gap(let lost): try await outbound.write(.text(#"{"type":"gap","bytes":\#(lost)}"#))
-                    }
-                }
-                try await outbound.close(.normalClosure, reason: "the app is gone")
-            }
-            group.addTask {
-                for try await _ in inbound {}
-            }
-            try await group.next()
-            group.cancelAll()
+        try await LiveStreamFeed.run(inbound, outbound, endReason: "the app is gone") { send in
+            try await simulator.followStream(appID: appID, service) { piece in try await send(piece) }
         }
     }
 

@@ -26,6 +26,7 @@ enum GatewayHarness {
         timeScale: Double = 0.01,
         prometheus: PrometheusCollectorRegistry? = nil,
         logger: Logger = Logger.test("test"),
+        through tap: WireTap? = nil,
         _ body: @Sendable (any TestClientProtocol, SimulatedHeadUnit, GatewayApps) async throws -> Void
     ) async throws {
         let simulator = SimulatedHeadUnit(
@@ -34,24 +35,40 @@ enum GatewayHarness {
             logger: Logger.test("test")
         )
         try await simulator.withListening([.tcp(host: "127.0.0.1", port: 0), .webSocket(host: "127.0.0.1", port: 0)]) { ports in
-            var configuration = configuration
-            configuration.port = 0
-            // The simulator's ports and short waits; a test's other session options stay.
-            configuration.sessions.defaultCore = SDLTransportAddress.tcp(host: "127.0.0.1", port: ports[0])
-            configuration.sessions.allowedCores = [SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: ports[1])]
-            configuration.sessions.registrationWait = .seconds(5)
-            configuration.sessions.shutdownGracePeriod = .seconds(2)
-            // The head-unit links on a loop of their own, as under `sdl-gateway serve`.
-            try await HeadUnitEventLoops.with { loops in
-                configuration.sessions.eventLoopGroup = loops
-                let (application, apps) = try await buildApplication(
-                    configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus,
-                    logger: logger
-                )
-                try await $webSocketPort.withValue(ports[1]) {
-                    try await application.test(mode) { client in try await body(client, simulator, apps) }
+            try await Self.through(tap, to: ports[0]) { corePort in
+                var configuration = configuration
+                configuration.port = 0
+                // The simulator's ports (its TCP one through `tap`, when given) and short waits; a
+                // test's other session options stay.
+                configuration.sessions.defaultCore = SDLTransportAddress.tcp(host: "127.0.0.1", port: corePort)
+                configuration.sessions.allowedCores = [SDLTransportAddress(scheme: .ws, host: "127.0.0.1", port: ports[1])]
+                configuration.sessions.registrationWait = .seconds(5)
+                configuration.sessions.shutdownGracePeriod = .seconds(2)
+                // The head-unit links on a loop of their own, as under `sdl-gateway serve`.
+                try await HeadUnitEventLoops.with { loops in
+                    configuration.sessions.eventLoopGroup = loops
+                    let (application, apps) = try await buildApplication(
+                        configuration, companion: GatewayCompanion(routeGroups: [simulatorRoutes(simulator)]), prometheus: prometheus,
+                        logger: logger
+                    )
+                    try await $webSocketPort.withValue(ports[1]) {
+                        try await application.test(mode) { client in try await body(client, simulator, apps) }
+                    }
                 }
             }
+        }
+    }
+
+    /// Runs `body` with `port`, or with the port of `tap` forwarding to it while `body` runs.
+    static func through(_ tap: WireTap?, to port: Int, _ body: (Int) async throws -> Void) async throws {
+        guard let tap else { return try await body(port) }
+        let (ports, listening) = AsyncStream<Int>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await tap.run(upstreamPort: port) { listening.yield($0) } }
+            var iterator = ports.makeAsyncIterator()
+            let tapPort = try #require(await iterator.next())
+            try await body(tapPort)
+            group.cancelAll()
         }
     }
 

@@ -2,6 +2,7 @@ import NIOCore
 import SDLClient
 import SDLProtocol
 import Synchronization
+import TestSupport
 
 /// A TCP proxy in front of the simulated head unit that plays the video and audio services
 /// itself, as Core 8.2 answers them on the wire (docs/protocol.md §o): StartService gets the
@@ -22,13 +23,12 @@ final class StreamingHeadUnit: Sendable {
         var dataHeaders: [SDLStreamingService: [SDLFrameHeader]] = [:]
         var controls: [SDLStreamingService: [SDLControlMessage]] = [:]
         var client: (any Channel)?
-        var paused = false
-        var resumers: [CheckedContinuation<Void, Never>] = []
         var watchers: [(condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
         var nextMessageID: UInt32 = 1000
     }
 
     private let state: Mutex<State>
+    private let reading = ReadPause()
 
     init(answer: StartAnswer = .ack(mtu: 1000)) {
         state = Mutex(State(answer: answer))
@@ -42,16 +42,10 @@ final class StreamingHeadUnit: Sendable {
     func controls(_ service: SDLStreamingService) -> [SDLControlMessage] { state.withLock { $0.controls[service] ?? [] } }
 
     /// Stops reading the app's bytes (they pile up in the kernel, then in the app's channel).
-    func pause() { state.withLock { $0.paused = true } }
+    func pause() { reading.pause() }
 
     /// Reads the app's bytes again.
-    func resume() {
-        state.withLock { state in
-            state.paused = false
-            for resumer in state.resumers { resumer.resume() }
-            state.resumers = []
-        }
-    }
+    func resume() { reading.resume() }
 
     /// Returns once `count` payload bytes arrived on `service`.
     func waitForPayload(_ service: SDLStreamingService, count: Int) async {
@@ -91,7 +85,7 @@ final class StreamingHeadUnit: Sendable {
     func run(upstreamPort: Int, onListening: @Sendable (Int) -> Void) async throws {
         let hooks = WireTap.Hooks(
             connected: { channel in self.state.withLock { $0.client = channel } },
-            beforeRead: { await self.waitWhilePaused() },
+            beforeRead: { await self.reading.waitWhilePaused() },
             intercept: { frame in
                 guard let service = SDLStreamingService(serviceType: frame.header.serviceType) else { return false }
                 self.handle(frame, on: service)
@@ -99,14 +93,6 @@ final class StreamingHeadUnit: Sendable {
             }
         )
         try await WireTap(hooks: hooks).run(upstreamPort: upstreamPort, onListening: onListening)
-    }
-
-    private func waitWhilePaused() async {
-        await withCheckedContinuation { continuation in
-            state.withLock { state in
-                if state.paused { state.resumers.append(continuation) } else { continuation.resume() }
-            }
-        }
     }
 
     private func handle(_ frame: SDLFrame, on service: SDLStreamingService) {

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SDLClient
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// Message ids reach the head unit in the order the session numbered them, however many tasks

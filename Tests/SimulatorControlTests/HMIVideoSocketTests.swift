@@ -9,6 +9,7 @@ import HummingbirdWebSocket
 import HummingbirdWSTesting
 import Logging
 import NIOCore
+import NIOWebSocket
 import SDLProtocol
 @testable import SimulatorControl
 import Synchronization
@@ -58,6 +59,43 @@ struct HMIVideoSocketTests {
                     await connection.relay.waitForReaders(appID: Self.appID, kind: .video)
                     try await core.send(try CoreHMIMessages.dataStreaming(true))
                     try await reader.waitForAll()
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    @Test("A message from the reader closes the video WebSocket with 1003 and a reason, as the simulator's feeds do")
+    func readerMessageCloses() async throws {
+        let core = try await FakeCoreHMI.bind()
+        let streamer = try await FakeCoreStreamer.bind()
+        let connection = HMIConnection(
+            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-video"),
+            vehicle: .none)
+        let routes = HMIControlRoutes(connection: connection)
+        let app = Application(router: routes.makeRouter(), server: routes.makeServer())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await connection.run() }
+            try await core.serveOne { core, _ in
+                try await core.send(
+                    .notification(
+                        method: "BasicCommunication.OnAppRegistered",
+                        params: [
+                            "application": [
+                                "appID": .int(Self.appID), "appName": "Maps", "policyAppID": "maps-1", "appType": ["NAVIGATION"],
+                            ]
+                        ]
+                    ))
+                // Answered once the HMI knows the app.
+                try await core.send(try CoreHMIMessages.startStream(id: 40, appID: Self.appID, url: streamer.url))
+                _ = try await core.next { $0.answeredMethod == "Navigation.StartStream" }
+                try await app.test(.live) { client in
+                    let close = try await client.ws("/apps/maps-1/video") { inbound, outbound, _ in
+                        try await outbound.write(.text("hello"))
+                        for try await _ in inbound {}
+                    }
+                    #expect(close?.closeCode == .unacceptableData)
+                    #expect(close?.reason?.contains("takes no messages") == true, "\(String(describing: close))")
                 }
             }
             group.cancelAll()

@@ -5,6 +5,7 @@ import HummingbirdWSTesting
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 import SDLProtocol
 import SimulatorControl
 import Synchronization
@@ -202,6 +203,23 @@ struct SimulatorStreamRoutesTests {
             }
             // No such app: the upgrade is refused.
             await #expect(throws: (any Error).self) { _ = try await client.ws("/apps/nobody/video") { _, _, _ in } }
+        }
+    }
+
+    @Test("A message from the reader closes the feed with 1003 and a reason (the feed only sends), as the headless HMI's feed does")
+    func readerMessageCloses() async throws {
+        let app = try App()
+        let routes = SimulatorControlRoutes(simulator: app.simulator)
+        let application = Application(router: routes.makeRouter(), server: routes.makeServer())
+        try await application.test(.live) { client in
+            for service in ["video", "audio"] {
+                let close = try await client.ws("/apps/nav-1/\(service)") { inbound, outbound, _ in
+                    try await outbound.write(.text("hello"))
+                    for try await _ in inbound {}
+                }
+                #expect(close?.closeCode == .unacceptableData, "\(service)")
+                #expect(close?.reason?.contains("takes no messages") == true, "\(service): \(String(describing: close))")
+            }
         }
     }
 

@@ -48,13 +48,16 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let tooManyClients = Code(rawValue: "too-many-clients")
         /// The gateway holds ``GatewayApps/Options/maximumApps`` apps already.
         public static let tooManyApps = Code(rawValue: "too-many-apps")
-        /// The gateway's image store is full (`limits.imageStoreSize`).
         /// Projection (StreamRoutes): the app may not stream (HMI type, level), streams already,
         /// does not stream, or the head unit refused the service (StartServiceNAK).
         public static let streamingNotAllowed = Code(rawValue: "streaming-not-allowed")
         public static let streamingStarted = Code(rawValue: "streaming-started")
         public static let streamingNotStarted = Code(rawValue: "streaming-not-started")
         public static let streamingRefused = Code(rawValue: "streaming-refused")
+        /// Projection: the service has a sender already (a WebSocket or a streamed POST); one
+        /// sender per app and service (``StreamSenders``).
+        public static let streamingBusy = Code(rawValue: "streaming-busy")
+        /// The gateway's image store is full (`limits.imageStoreSize`).
         public static let insufficientStorage = Code(rawValue: "insufficient-storage")
         public static let internalError = Code(rawValue: "internal")
     }
@@ -100,7 +103,7 @@ public struct GatewayError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unauthorized: .unauthorized
         case .forbidden, .originNotAllowed, .hostNotAllowed, .notPermitted, .coreNotAllowed: .forbidden
         case .appNotFound, .notFound, .unknownFunction: .notFound
-        case .appExists, .notMediaApp, .streamingNotAllowed, .streamingStarted, .streamingNotStarted: .conflict
+        case .appExists, .notMediaApp, .streamingNotAllowed, .streamingStarted, .streamingNotStarted, .streamingBusy: .conflict
         case .streamingRefused: .unprocessableContent
         case .invalidParameters, .emptyFile, .idMismatch: .unprocessableContent
         case .rateLimited, .tooManyPendingRequests: .tooManyRequests

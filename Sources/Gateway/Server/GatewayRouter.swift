@@ -20,6 +20,8 @@ public struct GatewayRouter: Sendable {
     public let authenticator: Authenticator
     /// One request budget per client, shared by both routers (WebSocket upgrades count too).
     let rateLimit: RateLimitMiddleware
+    /// One sender per app and streaming service, shared by both routers (a WebSocket and a streamed POST).
+    let streamSenders = StreamSenders()
 
     public init(
         configuration: GatewayConfiguration, apps: GatewayApps, routeGroups: [GatewayRouteGroup] = [],
@@ -38,7 +40,7 @@ public struct GatewayRouter: Sendable {
     }
 
     func streams(_ executor: RPCExecutor) -> StreamRoutes {
-        StreamRoutes(apps: apps, executor: executor, limits: configuration.limits, origins: origins)
+        StreamRoutes(apps: apps, executor: executor, limits: configuration.limits, origins: origins, senders: streamSenders)
     }
 
     /// Which pages may call the gateway: the CORS origins and its own; and, without tokens on

@@ -19,6 +19,9 @@ import SDLProtocol
 ///   `POST /v1/apps/{id}/video/stream` (or `PUT`, as `curl -T clip.h264` sends it) sends a streamed body.
 /// - The same under `/v1/apps/{id}/audio-stream` for the audio service.
 ///
+/// One sender per app and service (``StreamSenders``): a second WebSocket or streamed POST on
+/// the same service is refused with 409 `streaming-busy` while the first sends.
+///
 /// Neither way buffers: the next message or body chunk is read only once the previous one was
 /// handed to the head-unit link, which suspends while the link cannot take more, so a slow head
 /// unit slows the client instead of growing the gateway's memory.
@@ -27,6 +30,8 @@ struct StreamRoutes: Sendable {
     let executor: RPCExecutor
     let limits: GatewayLimits
     let origins: BrowserOriginRule
+    /// Who sends on each app's service, shared by the HTTP and the WebSocket router.
+    let senders: StreamSenders
 
     func add(to router: some RouterMethods<GatewayRequestContext>) {
         for service in SDLStreamingService.allCases {
@@ -35,7 +40,7 @@ struct StreamRoutes: Sendable {
                 let id = try context.parameters.decoded("id")
                 let body = try await HTTPBody.object(request, limit: limits.bodySize)
                 let status = try await start(service, app: id, body: body)
-                return HTTPBody.response(StreamingResource.json(service, status: status))
+                return HTTPBody.response(StreamingResource.json(service, status: status, sender: senders.sender(app: id, service)))
             }
             router.get(RouterPath(path)) { request, context -> Response in
                 if request.headers[.upgrade]?.lowercased() == "websocket" {
@@ -44,7 +49,8 @@ struct StreamRoutes: Sendable {
                     )
                 }
                 let id = try context.parameters.decoded("id")
-                return HTTPBody.response(StreamingResource.json(service, status: try apps.session(id).streamingStatus(service)))
+                let status = try apps.session(id).streamingStatus(service)
+                return HTTPBody.response(StreamingResource.json(service, status: status, sender: senders.sender(app: id, service)))
             }
             router.delete(RouterPath(path)) { _, context -> Response in
                 let id = try context.parameters.decoded("id")
@@ -59,7 +65,7 @@ struct StreamRoutes: Sendable {
             for method in [HTTPRequest.Method.post, .put] {
                 router.on(RouterPath("\(path)/stream"), method: method) { request, context -> Response in
                     let id = try context.parameters.decoded("id")
-                    let sent = try await stream(service, app: id, body: request.body)
+                    let sent = try await stream(service, app: id, body: request.body, on: context.channel)
                     return HTTPBody.response(["bytes": .int(Int64(sent.bytes)), "frames": .int(Int64(sent.frames))])
                 }
             }
@@ -78,11 +84,15 @@ struct StreamRoutes: Sendable {
                     try AccessPolicy.authorize(context.scope, for: .control, "streaming \(service.noun)")
                     let id = try context.parameters.decoded("id")
                     _ = try started(service, app: id)
+                    // Claimed before the 101, so that a second upgrade is refused with a 409; the
+                    // handler runs inside this claim, and the connection's close ends it if no
+                    // handler ever runs.
+                    try senders.claim(.webSocket, app: id, service, on: context.channel)
                     return .upgrade(EventRoutes.upgradeHeaders(request))
                 }
             ) { inbound, outbound, context in
                 let id = try context.requestContext.parameters.decoded("id")
-                try await webSocket(service, app: id, inbound, outbound)
+                try await webSocket(service, app: id, inbound, outbound, on: context.requestContext.channel)
             }
         }
     }
@@ -145,37 +155,49 @@ struct StreamRoutes: Sendable {
 
     // MARK: Streaming
 
-    /// Sends a request body on, chunk by chunk as it arrives; the bytes and data frames sent.
-    func stream(_ service: SDLStreamingService, app id: String, body: RequestBody) async throws -> (bytes: Int, frames: Int) {
+    /// Sends a request body on, chunk by chunk as it arrives, as the service's one sender; the
+    /// bytes and data frames sent. 409 `streaming-busy` while another sender sends.
+    func stream(
+        _ service: SDLStreamingService, app id: String, body: RequestBody, on channel: any Channel
+    ) async throws -> (bytes: Int, frames: Int) {
         _ = try started(service, app: id)
         let session = try apps.session(id)
-        var sent = (bytes: 0, frames: 0)
-        for try await chunk in body where chunk.readableBytes > 0 {
-            sent.frames += try await session.sendStream(service, chunk)
-            sent.bytes += chunk.readableBytes
+        return try await senders.withClaim(.streamedBody, app: id, service, on: channel) {
+            var sent = (bytes: 0, frames: 0)
+            for try await chunk in body where chunk.readableBytes > 0 {
+                sent.frames += try await session.sendStream(service, chunk)
+                sent.bytes += chunk.readableBytes
+            }
+            return sent
         }
-        return sent
     }
 
-    /// Each binary message is sent on; a text message closes with 1003 (unsupported data), the
-    /// service's end with 1000 and its reason.
+    /// Each binary message is sent on, as the service's one sender; a text message closes with
+    /// 1003 (unsupported data), the service's end with 1000 and its reason. The claim ends before
+    /// the close is sent, so that a client that saw the close can send again at once.
     func webSocket(
-        _ service: SDLStreamingService, app id: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter
-    )
-        async throws
-    {
+        _ service: SDLStreamingService, app id: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
+        on channel: any Channel
+    ) async throws {
         let session = try apps.session(id)
+        let close: (code: WebSocketErrorCode, reason: String)?
         do {
-            for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
-                guard case .binary(let bytes) = message else {
-                    try await outbound.close(.unacceptableData, reason: "send the encoded stream as binary messages")
-                    return
+            close = try await senders.withClaim(.webSocket, app: id, service, on: channel) {
+                for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
+                    guard case .binary(let bytes) = message else {
+                        return (.unacceptableData, "send the encoded stream as binary messages")
+                    }
+                    try await session.sendStream(service, bytes)
                 }
-                try await session.sendStream(service, bytes)
+                return nil
             }
         } catch let error as SDLClientError {
-            try await outbound.close(.normalClosure, reason: String(GatewayError(error).detail.prefix(120)))
+            close = (.normalClosure, GatewayError(error).detail)
+        } catch let error as GatewayError where error.code == .streamingBusy {
+            // Another connection claimed the service between this one's upgrade and its handler.
+            close = (.policyViolation, "\(error.code): \(error.detail)")
         }
+        if let close { try await outbound.close(close.code, reason: String(close.reason.prefix(120))) }
     }
 }
 

@@ -66,13 +66,17 @@ enum StreamingResource {
         return format
     }
 
-    /// `{service, state, accepted, frames, bytes, bitsPerSecond, seconds}`; `state` is
-    /// `streaming`, or `stopped` with the rest zero or null.
-    static func json(_ service: SDLStreamingService, status: SDLStreamingStatus?, now: NIODeadline = .now()) -> SDLJSON {
+    /// `{service, state, accepted, frames, bytes, bitsPerSecond, seconds, sender}`; `state` is
+    /// `streaming`, or `stopped` with the rest zero or null; `sender` is who sends now
+    /// (`webSocket`, `streamedBody`) or null.
+    static func json(
+        _ service: SDLStreamingService, status: SDLStreamingStatus?, sender: StreamSenders.Kind?, now: NIODeadline = .now()
+    ) -> SDLJSON {
+        let sender = sender.map { SDLJSON.string($0.rawValue) } ?? .null
         guard let status else {
             return [
                 "service": .string(service.noun), "state": "stopped", "accepted": .null, "frames": 0, "bytes": 0, "bitsPerSecond": 0,
-                "seconds": 0,
+                "seconds": 0, "sender": sender,
             ]
         }
         let seconds = max(Double((now - status.startedAt).nanoseconds) / 1e9, 0)
@@ -87,7 +91,7 @@ enum StreamingResource {
             "service": .string(service.noun), "state": "streaming", "accepted": .object(accepted),
             "frames": .int(Int64(status.frames)), "bytes": .int(Int64(status.bytes)),
             "bitsPerSecond": .int(seconds > 0 ? Int64((Double(status.bytes) * 8 / seconds).rounded()) : 0),
-            "seconds": .double((seconds * 1000).rounded() / 1000),
+            "seconds": .double((seconds * 1000).rounded() / 1000), "sender": sender,
         ]
     }
 }

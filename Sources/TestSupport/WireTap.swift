@@ -5,30 +5,40 @@ import Synchronization
 
 /// A TCP proxy in front of a head unit that decodes every frame the app writes, in the order the
 /// bytes crossed the wire: what the head unit sees. Unchanged unless ``Hooks`` say otherwise: a
-/// fake head unit (``StreamingHeadUnit``) takes some frames itself and can stop reading the app.
-final class WireTap: Sendable {
-    struct Hooks: Sendable {
+/// fake head unit (SDLClientTests' `StreamingHeadUnit`) takes some frames itself, and a
+/// ``ReadPause`` makes a head unit that stops reading the app (a slow link).
+public final class WireTap: Sendable {
+    public struct Hooks: Sendable {
         /// Each app connection's channel, as it opens (to write the app frames of one's own).
-        var connected: @Sendable (any Channel) -> Void = { _ in }
+        public var connected: @Sendable (any Channel) -> Void
         /// Awaited before the bytes of each read from the app are handled (a head unit that stops reading).
-        var beforeRead: @Sendable () async -> Void = {}
+        public var beforeRead: @Sendable () async -> Void
         /// Takes a frame the app wrote instead of the head unit; true when it did.
-        var intercept: @Sendable (SDLFrame) -> Bool = { _ in false }
+        public var intercept: @Sendable (SDLFrame) -> Bool
+
+        public init(
+            connected: @escaping @Sendable (any Channel) -> Void = { _ in }, beforeRead: @escaping @Sendable () async -> Void = {},
+            intercept: @escaping @Sendable (SDLFrame) -> Bool = { _ in false }
+        ) {
+            self.connected = connected
+            self.beforeRead = beforeRead
+            self.intercept = intercept
+        }
     }
 
     private let headers = Mutex<[SDLFrameHeader]>([])
     private let hooks: Hooks
 
-    init(hooks: Hooks = Hooks()) {
+    public init(hooks: Hooks = Hooks()) {
         self.hooks = hooks
     }
 
     /// The headers of the frames the app sent, in wire order.
-    var sent: [SDLFrameHeader] { headers.withLock { $0 } }
+    public var sent: [SDLFrameHeader] { headers.withLock { $0 } }
 
     /// Listens on 127.0.0.1 (port 0) until cancelled, forwarding each connection to
     /// `upstreamPort`; `onListening` gets the port.
-    func run(upstreamPort: Int, onListening: @Sendable (Int) -> Void) async throws {
+    public func run(upstreamPort: Int, onListening: @Sendable (Int) -> Void) async throws {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
