@@ -17,54 +17,20 @@ the vehicle data subscription works again. Each step prints a line; the last lin
 """
 import json
 import os
-import shutil
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
+
+from core_check import STEPS, CoreRun, edit_policy, free_port, gateway_path, step, wait_for
+import core_check
 
 APP_ID = "e2e-app"
 TOKEN = "e2e-check-token-0123456789"
-STEPS = {}
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(what, predicate, timeout=30.0, interval=0.1):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            last = predicate()
-            if last:
-                return last
-        except Exception as error:  # noqa: BLE001 - anything not ready yet is retried until the deadline
-            last = error
-        time.sleep(interval)
-    raise SystemExit(f"FAIL {what}: not within {timeout} s (last: {last})")
 
 
 def http(method, url, body=None, token=TOKEN, timeout=15):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            text = response.read()
-            return response.status, json.loads(text) if text else None
-    except urllib.error.HTTPError as error:
-        text = error.read()
-        return error.code, json.loads(text) if text else None
+    return core_check.http(method, url, body, token=token, timeout=timeout)
 
 
 def in_background(call):
@@ -79,12 +45,6 @@ def in_background(call):
             raise SystemExit("FAIL a held request did not come back within 60 s")
         return result["value"]
     return wait
-
-
-def step(name, started):
-    took = round(time.monotonic() - started, 3)
-    STEPS[name] = took
-    print(f"ok   {name} ({took} s)", flush=True)
 
 
 class Relay:
@@ -138,10 +98,7 @@ class Relay:
         return len(sockets) // 2
 
 
-def add_policy(pt_path):
-    with open(pt_path, encoding="utf-8") as f:
-        table = json.load(f)
-    policy = table["policy_table"]
+def add_policy(policy):
     names = ["speed", "rpm", "fuelLevel", "gps", "odometer"]
     rpc = {"hmi_levels": ["BACKGROUND", "FULL", "LIMITED"], "parameters": names}
     policy["functional_groupings"]["SDLGateway-VehicleData"] = {
@@ -151,37 +108,20 @@ def add_policy(pt_path):
         "keep_context": False, "steal_focus": False, "priority": "NONE", "default_hmi": "NONE",
         "groups": ["Base-4", "SDLGateway-VehicleData"],
     }
-    with open(pt_path, "w", encoding="utf-8") as f:
-        json.dump(table, f, indent=1)
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    prefix = os.path.abspath(sys.argv[1])
-    if len(sys.argv) > 2:
-        gateway = os.path.abspath(sys.argv[2])
-    else:
-        bin_path = subprocess.run(["swift", "build", "--show-bin-path"], capture_output=True, text=True, check=True).stdout.strip()
-        gateway = os.path.join(bin_path, "sdl-gateway")
-    work = tempfile.mkdtemp(prefix="sdl-core-e2e-")
-    run = os.path.join(work, "bin")
-    shutil.copytree(os.path.join(prefix, "bin"), run, symlinks=True)
-    shutil.rmtree(os.path.join(run, "storage"), ignore_errors=True)
-    add_policy(os.path.join(run, "sdl_preloaded_pt.json"))
-    processes = []
-    logs = {name: open(os.path.join(work, f"{name}.log"), "w") for name in ("core", "hmi", "serve")}
-
-    def start(name, arguments, **options):
-        process = subprocess.Popen(arguments, stdout=logs[name], stderr=subprocess.STDOUT, **options)
-        processes.append(process)
-        return process
+    gateway = gateway_path(sys.argv[2:])
+    core = CoreRun(sys.argv[1], "e2e")
+    edit_policy(os.path.join(core.run, "sdl_preloaded_pt.json"), add_policy)
+    start = core.start
+    work = core.work
 
     try:
         started = time.monotonic()
-        environment = dict(os.environ, LD_LIBRARY_PATH=f"{run}:{os.path.join(prefix, 'lib')}")
-        start("core", ["./smartDeviceLinkCore", "smartDeviceLink.ini"], cwd=run, env=environment)
-        wait_for("Core's app port 12345", lambda: socket.create_connection(("127.0.0.1", 12345), timeout=1).close() or True, timeout=60)
+        core.start_core()
         step("core started", started)
 
         started = time.monotonic()
@@ -270,31 +210,12 @@ def main():
         step("FULL again; the subscription is in place (SUCCESS or IGNORED)", started)
         print("E2E " + json.dumps({"steps": STEPS, "work": work}), flush=True)
     finally:
-        for process in reversed(processes):
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        for log in logs.values():
-            log.close()
+        core.stop()
 
 
 def events(api, since_cut=False):
-    """The app's events so far (SSE, read for a moment)."""
-    request = urllib.request.Request(f"{api}/v1/apps/e2e/events?since=0")
-    request.add_header("Accept", "text/event-stream")
-    request.add_header("Authorization", f"Bearer {TOKEN}")
-    found = []
-    try:
-        with urllib.request.urlopen(request, timeout=2) as response:
-            deadline = time.monotonic() + 1
-            while time.monotonic() < deadline:
-                line = response.readline().decode()
-                if line.startswith("data:"):
-                    found.append(json.loads(line[5:]))
-    except (TimeoutError, socket.timeout, urllib.error.URLError):
-        pass
+    """The app's events so far; since the last cut of the link with `since_cut`."""
+    found = core_check.events(api, "e2e", TOKEN)
     if since_cut:
         cuts = [i for i, e in enumerate(found) if e["type"] == "connection" and e["data"].get("state") in ("reconnecting", "connecting")]
         return found[cuts[-1]:] if cuts else []
