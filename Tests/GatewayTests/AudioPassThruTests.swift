@@ -207,7 +207,13 @@ struct AudioPassThruTests {
                 let (status, response) = try await answer
                 #expect(status == .ok)
                 #expect(response["resultCode"] == "SUCCESS")
-                let (wavStatus, state, file) = try await Self.lastWAV(port: client.port)
+                // The raw RPC's answer and the recording's end reach the gateway on two paths (the
+                // response, and the app's event pump): last.wav says "ended" soon after, not at once.
+                var (wavStatus, state, file) = try await Self.lastWAV(port: client.port)
+                let deadline = ContinuousClock.now + .seconds(10)
+                while state == "recording", ContinuousClock.now < deadline {
+                    (wavStatus, state, file) = try await Self.lastWAV(port: client.port)
+                }
                 #expect(wavStatus == .ok)
                 #expect(state == "ended")
                 let chunks = (file.readableBytes - 44) / 3200
