@@ -73,8 +73,9 @@ try:
 
     preview = chromium()
     preview.get(base + "/")
-    wait(lambda: preview.find_element(By.CSS_SELECTOR, "#apps li[data-app='navigation'] button.select"), "the app in the page's list").click()
-    preview.find_element(By.ID, "tab-hmi").click()
+    # The list is drawn again as events arrive: find and click in one retried step.
+    wait(lambda: preview.find_element(By.CSS_SELECTOR, "#apps li[data-app='navigation'] button.select").click() or True, "the app in the page's list")
+    wait(lambda: preview.find_element(By.ID, "tab-hmi").click() or True, "the HMI tab")
     canvas = wait(lambda: preview.find_element(By.CSS_SELECTOR, "#hmi-screen .hu-video"), "the preview's video canvas")
     decoded = lambda: int(preview.find_element(By.CSS_SELECTOR, "#hmi-screen .hu-video").get_attribute("data-frames-decoded"))
     wait(lambda: decoded() >= 3, "the preview decoding frames")
