@@ -9,7 +9,10 @@ struct SDLGatewayCommand: AsyncParsableCommand {
         commandName: "sdl-gateway",
         abstract: "Drive a SmartDeviceLink head unit from HTTP, WebSocket and scripts.",
         version: GatewayVersion.current,
-        subcommands: [ServeCommand.self, SimulateCommand.self, HMICommand.self, InspectCommand.self, HealthCommand.self]
+        subcommands: [
+            ServeCommand.self, SimulateCommand.self, HMICommand.self, InspectCommand.self, HealthCommand.self, CallCommand.self,
+            EventsCommand.self, AppsCommand.self,
+        ]
     )
 
     /// ArgumentParser's own `main`, with one addition: a first argument that is no command and no
