@@ -115,7 +115,8 @@ struct BenchRun: Sendable {
             if headUnit == "simulator", let control {
                 report = try await video(report, control: control)
             } else {
-                report.video.skipped = "it reads what the head unit received from the simulator's control API (video.h264 and its live feed)"
+                report.video.skipped =
+                    "it reads what the head unit received from the simulator's control API (video.h264 and its live feed)"
             }
         }
         if plan.scenarios.contains("scale") {

@@ -68,7 +68,8 @@ extension VideoScenario {
             guard await complete.wait(for: 1, until: .now + .seconds(10)) else {
                 throw BenchFailure(
                     description:
-                        "video latency \(way): the head unit's feed delivered \(arrived.value.count) of \(count) frames within 10 s of the last")
+                        "video latency \(way): the head unit's feed delivered \(arrived.value.count) of \(count) frames within 10 s of the last"
+                )
             }
             try await group.waitForAll()
         }

@@ -24,7 +24,8 @@ struct GatewayClient: Sendable {
     /// One request and its whole answer.
     func send(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: SDLJSON? = nil) async throws -> GatewayAnswer {
         let answer = AnswerCollector(limit: Self.maximumBody)
-        try await exchange(method, path, query: query, accept: "application/json", body: json?.serializedBytes(), deadlineCoversBody: true) {
+        try await exchange(method, path, query: query, accept: "application/json", body: json?.serializedBytes(), deadlineCoversBody: true)
+        {
             try answer.take($0)
             return true
         }
@@ -69,7 +70,9 @@ struct GatewayClient: Sendable {
 
     /// `path` (percent-encoded segments) with its query, below the endpoint's prefix.
     func uri(_ path: String, query: [(String, String)]) -> String {
-        let pairs = query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1, keeping: PercentEncoding.unreserved.union(",".utf8)) }
+        let pairs = query.map {
+            PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1, keeping: PercentEncoding.unreserved.union(",".utf8))
+        }
         return endpoint.prefix + path + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
     }
 
@@ -152,7 +155,7 @@ struct GatewayAnswer: Sendable {
     var json: SDLJSON? { body.isEmpty ? nil : try? SDLJSON.parse(body) }
 
     /// A refusal for people (standard error): the status, the problem's code, title and detail
-    /// (RFC 9457; README "Statuses"), the head unit's result code, then each of its `issues`.
+    /// (RFC 9457, as the README's HTTP API section lists them), the head unit's result code, then each of its `issues`.
     var problemDescription: String {
         guard let problem = json?.objectValue, problem["title"] != nil || problem["type"] != nil else {
             let text = String(decoding: body.prefix(2048), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

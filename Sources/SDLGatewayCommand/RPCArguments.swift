@@ -115,7 +115,8 @@ struct RPCArguments: Sendable, Equatable {
         return bytes.isEmpty
     }
 
-    private static func set(_ value: SDLJSON, at path: ArraySlice<String>, in json: inout SDLJSON, base: [String]) throws(RPCArgumentError) {
+    private static func set(_ value: SDLJSON, at path: ArraySlice<String>, in json: inout SDLJSON, base: [String]) throws(RPCArgumentError)
+    {
         guard let first = path.first else {
             json = value
             return

@@ -130,7 +130,8 @@ struct StreamSlowLinkTests {
                     // A client of its own (NIO's channel, whose writes wait while its socket is
                     // full), so that what the process holds beyond the kernel is the gateway's.
                     try await RawConnection.connect(port: port).channel.executeThenClose { inbound, outbound in
-                        try await outbound.write(ByteBuffer(string: RawConnection.get("/v1/apps/nav/video", RawConnection.webSocketUpgrade)))
+                        try await outbound.write(
+                            ByteBuffer(string: RawConnection.get("/v1/apps/nav/video", RawConnection.webSocketUpgrade)))
                         var head = ""
                         var reader = inbound.makeAsyncIterator()
                         while !head.contains("\r\n\r\n"), let bytes = try await reader.next() { head += String(buffer: bytes) }
@@ -143,7 +144,9 @@ struct StreamSlowLinkTests {
                         var answer = ByteBuffer()
                         while var bytes = try await reader.next() { answer.writeBuffer(&bytes) }
                         // The gateway answered the client's close: it never ended the stream on its side.
-                        #expect(answer.readableBytesView.starts(with: [0x88, 0x02, 0x03, 0xE8]), "\(answer.readableBytesView.prefix(40).map { $0 })")
+                        #expect(
+                            answer.readableBytesView.starts(with: [0x88, 0x02, 0x03, 0xE8]),
+                            "\(answer.readableBytesView.prefix(40).map { $0 })")
                     }
                 }
                 // Sample from the start until nothing moves (the client's bytes and the framed ones

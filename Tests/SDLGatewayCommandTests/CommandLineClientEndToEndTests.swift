@@ -12,7 +12,8 @@ struct CommandLineClientEndToEndTests {
     typealias Server = ServeEndToEndTests.Server
 
     /// Runs the client with only `environment` (the test's own SDL_GATEWAY_* never leak in).
-    static func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (status: Int32, errors: String, output: String) {
+    static func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (status: Int32, errors: String, output: String)
+    {
         try ServeEndToEndTests.runToExit(arguments, environment: environment)
     }
 
@@ -21,7 +22,9 @@ struct CommandLineClientEndToEndTests {
         try text.split(separator: "\n").map { try SDLJSON.parse(String($0)) }
     }
 
-    @Test("apps create/list/delete, call with key=value parameters, events as JSON lines (replayed, filtered, live); refusals exit 1 with the problem")
+    @Test(
+        "apps create/list/delete, call with key=value parameters, events as JSON lines (replayed, filtered, live); refusals exit 1 with the problem"
+    )
     func withoutTokens() async throws {
         try ServeEndToEndTests.requireExecutable()
         let server = try Server.start()
@@ -51,10 +54,15 @@ struct CommandLineClientEndToEndTests {
         #expect(typed.errors.contains("mainField2"), "\(typed.errors)")
         let quoted = try Self.run(["call", "demo", "Show", #"mainField2:="42""#, "--json", #"{"mainField1":"From --json"}"#], gateway)
         #expect(quoted.status == 0, "\(quoted.errors)")
-        #expect(try await ServeEndToEndTests.send(.GET, "\(server.baseURL)/v1/simulator/apps/demo-app/screen").body?["show"]?["mainField2"] == "42")
+        #expect(
+            try await ServeEndToEndTests.send(.GET, "\(server.baseURL)/v1/simulator/apps/demo-app/screen").body?["show"]?["mainField2"]
+                == "42")
 
         let added = try Self.run(
-            ["call", "demo", "AddCommand", "cmdID=7", "menuParams.menuName=Play", #"vrCommands:=["Play","Start"]"#, "--rpc-timeout", "5000"], gateway)
+            [
+                "call", "demo", "AddCommand", "cmdID=7", "menuParams.menuName=Play", #"vrCommands:=["Play","Start"]"#, "--rpc-timeout",
+                "5000",
+            ], gateway)
         #expect(added.status == 0, "\(added.errors)")
         let misspelt = try Self.run(["call", "demo", "Show", "mainFeild1=x"], gateway)
         #expect(misspelt.status == 1)
@@ -98,7 +106,9 @@ struct CommandLineClientEndToEndTests {
         #expect(gone.errors.contains("HTTP 404"), "\(gone.errors)")
     }
 
-    @Test("With tokens: none → exit 1 naming 401, a wrong one → 1, a read token cannot call (403), the right ones → 0 (--token or SDL_GATEWAY_TOKEN)")
+    @Test(
+        "With tokens: none → exit 1 naming 401, a wrong one → 1, a read token cannot call (403), the right ones → 0 (--token or SDL_GATEWAY_TOKEN)"
+    )
     func withTokens() throws {
         try ServeEndToEndTests.requireExecutable()
         let server = try Server.start(["--token", "readtoken1:read", "--token", "ctltoken1:control"])

@@ -10,7 +10,8 @@ import Testing
 struct CommandLineClientPartsTests {
     @Test("Events as the gateway writes them, split anywhere; comments and keep-alives skipped; CRLF and CR end lines")
     func serverSentEvents() throws {
-        let text = ": sdl-gateway events\n\nid: 1\nevent: connection\ndata: {\"seq\":1}\n\n: keep-alive\n\r\nid: 2\r\nevent: hmiStatus\r\ndata: {\"seq\":2}\r\n\r\ndata:a\rdata:b\r\r"
+        let text =
+            ": sdl-gateway events\n\nid: 1\nevent: connection\ndata: {\"seq\":1}\n\n: keep-alive\n\r\nid: 2\r\nevent: hmiStatus\r\ndata: {\"seq\":2}\r\n\r\ndata:a\rdata:b\r\r"
         let bytes = Array(text.utf8)
         for split in [1, 2, 3, 7, bytes.count] {
             var reader = ServerSentEventReader()

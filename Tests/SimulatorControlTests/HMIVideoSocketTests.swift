@@ -41,17 +41,7 @@ struct HMIVideoSocketTests {
             // Core's consumer accepts once the app's data comes (after OnVideoDataStreaming).
             group.addTask { try await streamer.serveOne(frames: frames) }
             try await core.serveOne { core, _ in
-                try await core.send(
-                    .notification(
-                        method: "BasicCommunication.OnAppRegistered",
-                        params: [
-                            "application": [
-                                "appID": .int(Self.appID), "appName": "Maps", "policyAppID": "maps-1", "appType": ["NAVIGATION"],
-                            ]
-                        ]
-                    ))
-                try await core.send(try CoreHMIMessages.startStream(id: 40, appID: Self.appID, url: streamer.url))
-                let answer = try await core.next { $0.answeredMethod == "Navigation.StartStream" }
+                let answer = try await Self.registerAndStart(&core, streamURL: streamer.url)
                 #expect(answer == .response(id: 40, result: ["code": 0, "method": "Navigation.StartStream"]))
                 // The reader connects through the control API; once it is relayed to, Core says data flows.
                 try await withThrowingTaskGroup(of: Void.self) { reader in
@@ -63,6 +53,20 @@ struct HMIVideoSocketTests {
             }
             group.cancelAll()
         }
+    }
+
+    /// Core registers the navigation app "maps-1" and sends `Navigation.StartStream` for it with
+    /// `streamURL`; the HMI's answer (StartStream is answered once the HMI knows the app).
+    static func registerAndStart(_ core: inout FakeCoreHMI.Connection, streamURL: String) async throws -> HMIMessage? {
+        try await core.send(
+            .notification(
+                method: "BasicCommunication.OnAppRegistered",
+                params: [
+                    "application": ["appID": .int(appID), "appName": "Maps", "policyAppID": "maps-1", "appType": ["NAVIGATION"]]
+                ]
+            ))
+        try await core.send(try CoreHMIMessages.startStream(id: 40, appID: appID, url: streamURL))
+        return try await core.next { $0.answeredMethod == "Navigation.StartStream" }
     }
 
     @Test("A message from the reader closes the video WebSocket with 1003 and a reason, as the simulator's feeds do")
@@ -77,18 +81,7 @@ struct HMIVideoSocketTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
             try await core.serveOne { core, _ in
-                try await core.send(
-                    .notification(
-                        method: "BasicCommunication.OnAppRegistered",
-                        params: [
-                            "application": [
-                                "appID": .int(Self.appID), "appName": "Maps", "policyAppID": "maps-1", "appType": ["NAVIGATION"],
-                            ]
-                        ]
-                    ))
-                // Answered once the HMI knows the app.
-                try await core.send(try CoreHMIMessages.startStream(id: 40, appID: Self.appID, url: streamer.url))
-                _ = try await core.next { $0.answeredMethod == "Navigation.StartStream" }
+                _ = try await Self.registerAndStart(&core, streamURL: streamer.url)
                 try await app.test(.live) { client in
                     let close = try await client.ws("/apps/maps-1/video") { inbound, outbound, _ in
                         try await outbound.write(.text("hello"))
