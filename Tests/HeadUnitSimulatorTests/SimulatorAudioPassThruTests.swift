@@ -55,6 +55,20 @@ struct SimulatorAudioPassThruTests {
         #expect(FileSuiteSupport.specProblems(harness, on: connection).isEmpty)
     }
 
+    @Test("A timer that ran late catches up at most 10 chunks per wake-up, the rest right after, none lost or out of order")
+    func lateTimerCatchesUpInSteps() {
+        var (harness, connection, session) = FileSuiteSupport.harness()
+        _ = harness.request("PerformAudioPassThru", Self.params(10_000), session: session, on: connection)
+        // The driver's loop stalled for 3.5 s, then wakes up once.
+        harness.now = harness.now + .milliseconds(3500)
+        harness.apply(harness.unit.advance(to: harness.now))
+        #expect(Self.chunks(harness, session, connection).count == HeadUnit.audioPassThruCatchUpChunks)
+        // The rest at the next wake-ups, each right after the one before.
+        harness.advance(by: .nanoseconds(3))
+        let tone = AudioPassThruTone(sampleRate: 16000, bytesPerSample: 2)
+        #expect(Self.chunks(harness, session, connection) == (0..<35).map { tone.pcm(from: $0 * 1600, count: 1600) })
+    }
+
     @Test("A maxDuration off the 100 ms grid ends with a shorter last chunk")
     func partialLastChunk() {
         var (harness, connection, session) = FileSuiteSupport.harness()

@@ -51,14 +51,22 @@ extension HeadUnit {
         }
     }
 
+    /// At most this many chunks (one second of audio) go out at one wake-up when the simulator
+    /// fell behind its 100 ms grid (a stalled loop, a loaded machine); the rest follow at the next
+    /// wake-ups, right after. Sending a long backlog at once held the head unit's lock for all of
+    /// it, and interactions and the control API waited past their deadlines.
+    static let audioPassThruCatchUpChunks = 10
+
     /// Sends the audio recorded by `now` and not yet sent, in 100 ms chunks on the grid from the
-    /// start (more than one when the timer ran late: a busy machine delays the audio, it does not
-    /// lose it), and schedules the next chunk.
+    /// start (more than one when the timer ran late, at most ``audioPassThruCatchUpChunks``: a busy
+    /// machine delays the audio, it does not lose it), and schedules the next chunk.
     mutating func sendAudioPassThruChunk(session sessionID: UInt8, now: NIODeadline) {
         guard var app = apps[sessionID], var state = app.audioPassThru else { return }
-        let chunks = audioPassThruChunks(&state, upTo: audioPassThruChunksElapsed(state, now: now))
+        let due = min(audioPassThruChunksElapsed(state, now: now), state.chunksSent + Self.audioPassThruCatchUpChunks)
+        let chunks = audioPassThruChunks(&state, upTo: due)
         let next = state.start + audioPassThruChunkInterval * Int64(state.chunksSent + 1)
-        state.chunkTimer = timers.schedule(at: max(next, now), .audioPassThruChunk(session: sessionID))
+        // Still behind the grid: the rest right after this pass of due timers, not within it.
+        state.chunkTimer = timers.schedule(at: max(next, now + .nanoseconds(1)), .audioPassThruChunk(session: sessionID))
         app.audioPassThru = state
         apps[sessionID] = app
         for chunk in chunks { notify("OnAudioPassThru", [:], to: sessionID, now: now, bulkData: chunk) }
