@@ -100,7 +100,7 @@ struct LiveEventTests {
         }
     }
 
-    @Test("WebSocket: a message over the size limit closes with 1009; shutting down closes with 1001")
+    @Test("WebSocket: a message over the size limit closes with 1009; shutting down closes with 1001, a stream opened meanwhile too")
     func webSocketCloseCodes() async throws {
         let configuration = GatewayConfiguration(limits: GatewayLimits(webSocketMessageSize: 1024))
         try await H.withGateway(configuration, mode: .live) { client, _, apps in
@@ -121,6 +121,13 @@ struct LiveEventTests {
                 while try await messages.next() != nil {}
             }
             #expect(goingAway?.closeCode == .goingAway)
+
+            // A stream upgraded as the gateway stops (the hub already finished): going away too,
+            // not 1013 (try again later), which is for a gateway with no room for another client.
+            let lateComer = try await client.ws("/v1/apps/demo/events?types=notification") { inbound, _, _ in
+                for try await _ in inbound.messages(maxSize: 1 << 20) {}
+            }
+            #expect(lateComer?.closeCode == .goingAway)
         }
     }
 

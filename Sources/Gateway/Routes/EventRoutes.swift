@@ -228,7 +228,10 @@ struct EventRoutes: Sendable {
         do {
             subscription = try apps.hub.subscribe(app: stream.app, filter: stream.filter, since: stream.since)
         } catch {
-            try await outbound.close(.unknown(1013), reason: error.detail)  // 1013: try again later
+            // The gateway began to stop between the upgrade and here: going away (1001), as every
+            // open stream is closed; otherwise no room for another client: try again later (1013).
+            let code: WebSocketErrorCode = error.code == .notConnected ? .goingAway : .unknown(1013)
+            try await outbound.close(code, reason: error.detail)
             return
         }
         let open = apps.hub.webSockets.opened()
