@@ -38,7 +38,7 @@ extension VideoScenario {
                         // {"type":"gap","bytes":N}: bytes the feed could not keep up with (they arrived).
                         case .text(let text): bytes += Int((try? SDLJSON.parse(text))?["bytes"]?.intValue ?? 0)
                         }
-                        let done = arrived.update { times in
+                        let done = arrived.withLock { times in
                             while times.count < count && bytes >= (times.count + 1) * frameSize { times.append(now) }
                             return times.count == count
                         }
@@ -57,7 +57,7 @@ extension VideoScenario {
                 let first = clock.now
                 for (index, frame) in payload.frames.enumerated() {
                     try await Task.sleep(until: first + interval * index, clock: clock)
-                    sent.update { $0.append(clock.now) }
+                    sent.withLock { $0.append(clock.now) }
                     try await write(frame)
                 }
             }

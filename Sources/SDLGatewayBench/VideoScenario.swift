@@ -7,7 +7,6 @@ import NIOWebSocket
 import ProcessHarness
 import SDLClient
 import SDLProtocol
-import Synchronization
 
 /// `video`: H.264-like bytes (``VideoPayload``) to the video service of a NAVIGATION app in FULL
 /// on the simulated head unit (README "Projection"; docs/protocol.md §o), three ways:
@@ -60,7 +59,7 @@ struct VideoScenario {
             for frame in payload.frames { try await raw.sendStream(.video, frame) }
         case .ws:
             try await webSocket { outbound in
-                started.set(clock.now)
+                started.withLock { $0 = clock.now }
                 for frame in payload.frames { try await outbound.write(.binary(frame)) }
             }
         case .post:
@@ -169,18 +168,4 @@ struct VideoScenario {
             )
         }
     }
-}
-
-/// A value tasks share: set by one, read by another once it is done.
-final class Shared<Value: Sendable>: Sendable {
-    private let state: Mutex<Value>
-
-    init(_ value: Value) { state = Mutex(value) }
-
-    var value: Value { state.withLock { $0 } }
-
-    func set(_ value: Value) { state.withLock { $0 = value } }
-
-    /// Changes the value and returns what `body` returns.
-    func update<Result: Sendable>(_ body: (inout Value) -> Result) -> Result { state.withLock { body(&$0) } }
 }

@@ -1,5 +1,4 @@
 import SDLProtocol
-import Synchronization
 
 /// One scenario's outcome: its figures (for the `RELIABILITY` line), a one-line summary, and the
 /// checks that failed. A check is something that must hold whatever the machine's speed; timing
@@ -40,18 +39,5 @@ struct ScenarioResult: Sendable {
 extension SDLJSON {
     static func number(_ value: Double, digits: Double = 10) -> SDLJSON {
         .double((value * digits).rounded() / digits)
-    }
-}
-
-/// A value the scenario's tasks share (a stop flag, a peak, what the head unit logged).
-final class Shared<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-
-    init(_ value: Value) {
-        self.value = Mutex(value)
-    }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        value.withLock { body(&$0) }
     }
 }
