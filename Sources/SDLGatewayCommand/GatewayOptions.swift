@@ -43,6 +43,12 @@ struct GatewayEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// Empty, or a path without a trailing `/`.
     var prefix: String
 
+    init(host: String, port: Int, prefix: String = "") {
+        self.host = host
+        self.port = port
+        self.prefix = prefix
+    }
+
     init(_ text: String) throws(GatewayClientError) {
         guard text.contains("://"), let url = URLComponents(string: text), let scheme = url.scheme?.lowercased() else {
             throw GatewayClientError(.invalidURL, "'\(text)' is not a URL like \(GatewayOptions.defaultURL)")

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 
 /// `sdl-gateway health`: asks a running gateway whether it is up (`GET /v1/health`, or with
 /// `--ready` `GET /v1/ready`) and exits 0 on a 2xx answer, 1 otherwise. It is the container
@@ -55,36 +54,10 @@ struct HealthCommand: AsyncParsableCommand {
         }
     }
 
-    /// One `GET` over a fresh connection; the status and at most 4 KiB of the body.
+    /// One `GET` over a fresh connection (``GatewayClient``); the status and at most 4 KiB of the body.
     static func get(_ target: HostPort, path: String, token: String?, timeout: TimeAmount) async throws -> (Int, String) {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(timeout)
-            .connect(host: target.host, port: target.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
-                }
-            }
-        // The deadline closes the channel, which ends the read below.
-        let deadline = channel.channel.eventLoop.scheduleTask(in: timeout) { channel.channel.close(promise: nil) }
-        defer { deadline.cancel() }
-        return try await channel.executeThenClose { inbound, outbound in
-            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
-            head.headers.add(name: "Host", value: "\(target.host):\(target.port)")
-            head.headers.add(name: "Connection", value: "close")
-            if let token { head.headers.add(name: "Authorization", value: "Bearer \(token)") }
-            try await outbound.write(.head(head))
-            try await outbound.write(.end(nil))
-            var status: Int?
-            var body = ByteBuffer()
-            for try await part in inbound {
-                switch part {
-                case .head(let response): status = Int(response.status.code)
-                case .body(var bytes): if body.readableBytes < 4096 { body.writeBuffer(&bytes) }
-                case .end: return (status ?? 0, String(String(buffer: body).prefix(4096)).trimmingCharacters(in: .whitespacesAndNewlines))
-                }
-            }
-            throw ChannelError.eof
-        }
+        let client = GatewayClient(endpoint: GatewayEndpoint(host: target.host, port: target.port), token: token, timeout: timeout)
+        let answer = try await client.send(.GET, path)
+        return (answer.status, String(decoding: answer.body.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
