@@ -193,9 +193,6 @@ struct StreamRoutes: Sendable {
             }
         } catch let error as SDLClientError {
             close = (.normalClosure, GatewayError(error).detail)
-        } catch let error as GatewayError where error.code == .streamingBusy {
-            // Another connection claimed the service between this one's upgrade and its handler.
-            close = (.policyViolation, "\(error.code): \(error.detail)")
         }
         if let close { try await outbound.close(close.code, reason: String(close.reason.prefix(120))) }
     }
