@@ -27,12 +27,7 @@ struct HMIVideoSocketTests {
         "A reader of /apps/{appID}/video gets the bytes Core's socket consumer serves, intact and in order; the app's JSON has the stream; plain GET is 426"
     )
     func relaysCoreStream() async throws {
-        let core = try await FakeCoreHMI.bind()
-        let streamer = try await FakeCoreStreamer.bind()
-        let connection = HMIConnection(
-            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-video"),
-            vehicle: .none)
-        let routes = HMIControlRoutes(connection: connection)
+        let (core, streamer, connection, routes) = try await Self.rig()
         let app = Application(router: routes.makeRouter(), server: routes.makeServer())
         let frames = (0..<40).map { index in ByteBuffer(bytes: (0..<(4000 + index * 11)).map { UInt8(truncatingIfNeeded: $0 ^ index) }) }
         let expected = frames.reduce(into: ByteBuffer()) { all, frame in all.writeImmutableBuffer(frame) }
@@ -55,6 +50,16 @@ struct HMIVideoSocketTests {
         }
     }
 
+    /// A fake Core HMI port and socket consumer, an HMI connection to them, and its control API.
+    static func rig() async throws -> (FakeCoreHMI, FakeCoreStreamer, HMIConnection, HMIControlRoutes) {
+        let core = try await FakeCoreHMI.bind()
+        let streamer = try await FakeCoreStreamer.bind()
+        let connection = HMIConnection(
+            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-video"),
+            vehicle: .none)
+        return (core, streamer, connection, HMIControlRoutes(connection: connection))
+    }
+
     /// Core registers the navigation app "maps-1" and sends `Navigation.StartStream` for it with
     /// `streamURL`; the HMI's answer (StartStream is answered once the HMI knows the app).
     static func registerAndStart(_ core: inout FakeCoreHMI.Connection, streamURL: String) async throws -> HMIMessage? {
@@ -71,12 +76,7 @@ struct HMIVideoSocketTests {
 
     @Test("A message from the reader closes the video WebSocket with 1003 and a reason, as the simulator's feeds do")
     func readerMessageCloses() async throws {
-        let core = try await FakeCoreHMI.bind()
-        let streamer = try await FakeCoreStreamer.bind()
-        let connection = HMIConnection(
-            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)), logger: Logger.test("hmi-video"),
-            vehicle: .none)
-        let routes = HMIControlRoutes(connection: connection)
+        let (core, streamer, connection, routes) = try await Self.rig()
         let app = Application(router: routes.makeRouter(), server: routes.makeServer())
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
