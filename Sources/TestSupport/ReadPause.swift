@@ -6,7 +6,8 @@ import Synchronization
 public final class ReadPause: Sendable {
     private struct State {
         var paused = false
-        var resumers: [CheckedContinuation<Void, Never>] = []
+        var next = 0
+        var resumers: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let state = Mutex(State())
@@ -18,19 +19,32 @@ public final class ReadPause: Sendable {
 
     /// Lets the reader read again.
     public func resume() {
-        state.withLock { state in
+        let resumers = state.withLock { state in
             state.paused = false
-            for resumer in state.resumers { resumer.resume() }
-            state.resumers = []
+            defer { state.resumers = [:] }
+            return Array(state.resumers.values)
         }
+        for resumer in resumers { resumer.resume() }
     }
 
-    /// Returns at once unless paused; then once resumed.
+    /// Returns at once unless paused; then once resumed, or once the waiting task is cancelled
+    /// (a test that failed or ran out of time while paused ends instead of hanging its tap).
     public func waitWhilePaused() async {
-        await withCheckedContinuation { continuation in
-            state.withLock { state in
-                if state.paused { state.resumers.append(continuation) } else { continuation.resume() }
+        let id = state.withLock { state in
+            defer { state.next += 1 }
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let waits = state.withLock { state in
+                    guard state.paused, !Task.isCancelled else { return false }
+                    state.resumers[id] = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
             }
+        } onCancel: {
+            state.withLock { $0.resumers.removeValue(forKey: id) }?.resume()
         }
     }
 }
