@@ -1,3 +1,4 @@
+import HeadUnitModel
 import NIOCore
 import SDLClient
 import Synchronization
@@ -5,14 +6,8 @@ import Synchronization
 /// Hands the bytes the HMI reads from Core's stream consumer (``HMIStreamReader``) to the control
 /// API's readers (`GET /v1/hmi/apps/{appID}/video` WebSocket), each through its own bounded
 /// ``SDLDropQueue``: reading Core's socket never waits for a reader, and a reader that falls
-/// behind loses bytes and is told how many with one ``Chunk/gap(_:)`` in their place.
+/// behind loses bytes and is told how many with one ``StreamPiece/gap(_:)`` in their place.
 public final class HMIStreamRelay: Sendable {
-    /// What a reader gets: the stream's bytes in order, or how many bytes it lost here.
-    public enum Chunk: Sendable, Hashable {
-        case bytes(ByteBuffer)
-        case gap(Int)
-    }
-
     /// Bytes a reader lost, as one marker per run.
     public struct Loss: SDLQueueLoss, Hashable {
         public var bytes: Int
@@ -26,7 +21,7 @@ public final class HMIStreamRelay: Sendable {
 
     /// One reader of one stream; ``cancel()`` (or the relay's end) finishes it.
     public struct Subscription: Sendable {
-        public let queue: SDLDropQueue<Chunk, Loss>
+        public let queue: SDLDropQueue<StreamPiece, Loss>
         let cancelling: @Sendable () -> Void
 
         public func cancel() { cancelling() }
@@ -38,7 +33,7 @@ public final class HMIStreamRelay: Sendable {
     }
 
     private struct State: Sendable {
-        var readers: [Key: [Int: SDLDropQueue<Chunk, Loss>]] = [:]
+        var readers: [Key: [Int: SDLDropQueue<StreamPiece, Loss>]] = [:]
         var nextReader = 0
         /// Bytes read from Core per stream, since the HMI started.
         var bytes: [Key: Int] = [:]
@@ -59,7 +54,7 @@ public final class HMIStreamRelay: Sendable {
     /// A new reader of the app's `kind` stream: the bytes read from now on.
     public func subscribe(appID: Int64, kind: HMIStream.Kind) -> Subscription {
         let key = Key(appID: appID, kind: kind)
-        let queue = SDLDropQueue<Chunk, Loss>(capacity: maximumBufferedChunks, maximumWeight: maximumBufferedBytes) { .gap($0.bytes) }
+        let queue = SDLDropQueue<StreamPiece, Loss>(capacity: maximumBufferedChunks, maximumWeight: maximumBufferedBytes) { .gap($0.bytes) }
         let (id, ready) = state.withLock { state in
             defer { state.nextReader += 1 }
             state.readers[key, default: [:]][state.nextReader] = queue

@@ -1,3 +1,4 @@
+import HeadUnitModel
 import HTTPAPISupport
 import HTTPTypes
 import HeadUnitSimulator
@@ -41,19 +42,14 @@ extension HMIControlRoutes {
         }
     }
 
-    /// Writes the queue's chunks until the reader leaves (or sends a message: 1003).
+    /// Writes the queue's pieces until the reader leaves (or sends a message: 1003).
     static func relay(
-        _ queue: SDLDropQueue<HMIStreamRelay.Chunk, HMIStreamRelay.Loss>, _ inbound: WebSocketInboundStream,
+        _ queue: SDLDropQueue<StreamPiece, HMIStreamRelay.Loss>, _ inbound: WebSocketInboundStream,
         _ outbound: WebSocketOutboundWriter
     ) async throws {
         try await LiveStreamFeed.run(inbound, outbound) { send in
             // nil once cancelled: the reader left.
-            while let chunk = await queue.next() {
-                switch chunk {
-                case .bytes(let bytes): try await send(.bytes(bytes))
-                case .gap(let lost): try await send(.gap(lost))
-                }
-            }
+            while let piece = await queue.next() { try await send(piece) }
         }
     }
 }

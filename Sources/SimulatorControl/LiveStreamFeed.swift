@@ -1,3 +1,4 @@
+import HeadUnitModel
 import HeadUnitSimulator
 import HummingbirdWebSocket
 import NIOCore

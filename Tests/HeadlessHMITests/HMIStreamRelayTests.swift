@@ -1,4 +1,5 @@
 @testable import HeadlessHMI
+import HeadUnitModel
 import NIOCore
 import SDLClient
 import SDLTime
@@ -7,8 +8,8 @@ import Testing
 
 @Suite("The headless HMI's stream relay and Core socket reader", .timeLimit(.minutes(1)))
 struct HMIStreamRelayTests {
-    static func chunks(_ queue: SDLDropQueue<HMIStreamRelay.Chunk, HMIStreamRelay.Loss>) -> [HMIStreamRelay.Chunk] {
-        var taken: [HMIStreamRelay.Chunk] = []
+    static func chunks(_ queue: SDLDropQueue<StreamPiece, HMIStreamRelay.Loss>) -> [StreamPiece] {
+        var taken: [StreamPiece] = []
         while case .element(let chunk) = queue.poll() { taken.append(chunk) }
         return taken
     }
@@ -21,7 +22,7 @@ struct HMIStreamRelayTests {
         for index in 0..<10 { relay.publish(appID: 1, kind: .video, ByteBuffer(repeating: UInt8(index), count: 300)) }
         let taken = Self.chunks(reader.queue)
         #expect(taken.count == 4)
-        #expect(Array(taken.prefix(3)) == ([0, 1, 2] as [UInt8]).map { HMIStreamRelay.Chunk.bytes(ByteBuffer(repeating: $0, count: 300)) })
+        #expect(Array(taken.prefix(3)) == ([0, 1, 2] as [UInt8]).map { StreamPiece.bytes(ByteBuffer(repeating: $0, count: 300)) })
         #expect(taken.last == .gap(2100))
         relay.publish(appID: 1, kind: .video, ByteBuffer(bytes: [42]))
         #expect(Self.chunks(reader.queue) == [.bytes(ByteBuffer(bytes: [42]))])

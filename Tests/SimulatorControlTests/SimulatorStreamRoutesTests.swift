@@ -1,3 +1,4 @@
+import HeadUnitModel
 import HeadUnitSimulator
 import Hummingbird
 import HummingbirdTesting

@@ -1,12 +1,6 @@
+import HeadUnitModel
 import NIOCore
 import Synchronization
-
-/// What a live reader of a stream gets: the bytes received since its last piece, or how many
-/// bytes it lost because it read slower than the head unit kept them.
-public enum StreamPiece: Sendable, Hashable {
-    case bytes(ByteBuffer)
-    case gap(Int)
-}
 
 extension SimulatedHeadUnit {
     /// Follows an app's video or audio stream live: `body` gets each piece of the data frames
