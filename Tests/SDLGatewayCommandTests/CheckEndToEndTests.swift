@@ -1,0 +1,127 @@
+import Foundation
+import NIOHTTP1
+import SDLProtocol
+import Testing
+
+/// `sdl-gateway check`, the real executable, against the real executable `simulate` on port 0:
+/// every case passes with the simulator's control API as the driver; a fault injected through
+/// that API fails the Show cases and the run; without a driver the driver's cases are skipped.
+@Suite("sdl-gateway check end to end", .timeLimit(.minutes(3)))
+struct CheckEndToEndTests {
+    /// A running `sdl-gateway simulate`, its SDL and control addresses read from what it prints.
+    struct Simulator {
+        let process: Process
+        let core: String
+        let control: String
+
+        static func start(_ arguments: [String] = []) throws -> Simulator {
+            try ServeEndToEndTests.requireExecutable()
+            let process = Process()
+            process.executableURL = ServeEndToEndTests.executable
+            process.arguments = ["simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--log-level", "warning"] + arguments
+            process.environment = [:]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            var printed = ""
+            func find(_ pattern: String) -> String? {
+                printed.range(of: pattern, options: .regularExpression).map { String(printed[$0]) }
+            }
+            while find(#"SDL head unit on 127\.0\.0\.1:[0-9]+\n"#) == nil || find(#"control API on http://127\.0\.0\.1:[0-9]+\n"#) == nil {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                printed += String(decoding: data, as: UTF8.self)
+            }
+            guard let sdl = find(#"(?<=SDL head unit on )127\.0\.0\.1:[0-9]+"#), let control = find(#"http://127\.0\.0\.1:[0-9]+"#) else {
+                process.terminate()
+                throw ServeEndToEndTests.ServeError(output: printed)
+            }
+            return Simulator(process: process, core: "tcp://\(sdl)", control: control)
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    static func temporaryFile(_ suffix: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sdl-check-\(UUID().uuidString)\(suffix)")
+    }
+
+    @Test("Against the simulator with its control API every case passes; the table, JUnit and HTML say so")
+    func allPass() throws {
+        let simulator = try Simulator.start()
+        defer { simulator.stop() }
+        let junit = Self.temporaryFile(".xml")
+        let html = Self.temporaryFile(".html")
+        defer {
+            try? FileManager.default.removeItem(at: junit)
+            try? FileManager.default.removeItem(at: html)
+        }
+        let run = try ServeEndToEndTests.runToExit([
+            "check", "--core", simulator.core, "--control", simulator.control, "--junit", junit.path, "--html", html.path,
+        ])
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        #expect(run.output.contains(" passed, 0 failed, 0 skipped in "), "\(run.output)")
+        let rows = run.output.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().prefix { !$0.isEmpty }
+        #expect(rows.count == 29)
+        #expect(rows.allSatisfy { $0.contains(" pass ") }, "\(run.output)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"failures="0""#) && xml.contains(#"<testcase name="show.template""#))
+        let page = try String(contentsOf: html, encoding: .utf8)
+        #expect(page.contains(#"<tr id="alert.softbutton">"#))
+    }
+
+    @Test("Show answered REJECTED through the control API's faults: check exits 1 and its report names the Show cases")
+    func showRejected() async throws {
+        let simulator = try Simulator.start()
+        defer { simulator.stop() }
+        let fault = try await ServeEndToEndTests.send(
+            .POST, "\(simulator.control)/faults", json: ["function": "Show", "resultCode": "REJECTED"])
+        #expect(fault.status == 200 || fault.status == 201, "\(fault)")
+        let junit = Self.temporaryFile(".xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let run = try ServeEndToEndTests.runToExit([
+            "check", "--core", simulator.core, "--control", simulator.control, "--only", "register.app,show,menu.addcommand", "--junit",
+            junit.path,
+        ])
+        #expect(run.status == 1, "\(run.output)\n\(run.errors)")
+        let rows = run.output.split(separator: "\n").map(String.init)
+        let show = try #require(rows.first { $0.hasPrefix("show.text ") }, "\(run.output)")
+        #expect(show.contains("FAIL") && show.contains("expected resultCode SUCCESS, got REJECTED"), "\(show)")
+        #expect(rows.contains { $0.hasPrefix("show.template ") && $0.contains("FAIL") }, "\(run.output)")
+        #expect(rows.contains { $0.hasPrefix("register.app ") && $0.contains("pass") }, "\(run.output)")
+        #expect(rows.contains { $0.hasPrefix("menu.addcommand ") && $0.contains("pass") }, "\(run.output)")
+        #expect(run.output.contains("2 passed, 2 failed, 0 skipped"), "\(run.output)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testcase name="show.text" classname="check.show""#) && xml.contains(#"<failure type="unexpected""#))
+    }
+
+    @Test("Without a driver the driver's cases are skipped with that reason, and the run passes")
+    func noDriver() throws {
+        let simulator = try Simulator.start(["--auto-activate"])
+        defer { simulator.stop() }
+        let run = try ServeEndToEndTests.runToExit([
+            "check", "--core", simulator.core, "--only", "register.app,hmi.full,show.text,choice.perform,unregister",
+        ])
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        let rows = run.output.split(separator: "\n").map(String.init)
+        for id in ["hmi.full", "choice.perform"] {
+            #expect(rows.contains { $0.hasPrefix(id + " ") && $0.contains("skip") && $0.contains("give --control") }, "\(run.output)")
+        }
+        #expect(rows.contains { $0.hasPrefix("show.text ") && $0.contains("pass") }, "\(run.output)")
+        #expect(run.output.contains("3 passed, 0 failed, 2 skipped"), "\(run.output)")
+    }
+
+    @Test("--list prints every case; an unknown --only is refused with the list")
+    func listAndRefusal() throws {
+        let list = try ServeEndToEndTests.runToExit(["check", "--list"])
+        #expect(list.status == 0)
+        #expect(list.output.split(separator: "\n").count >= 20)
+        #expect(list.output.contains("choice.perform") && list.output.contains("(driver)"))
+        let refused = try ServeEndToEndTests.runToExit(["check", "--core", "tcp://127.0.0.1:1", "--only", "nothing"])
+        #expect(refused.status == 64, "\(refused.errors)")
+        #expect(refused.errors.contains("no case nothing; the cases are register.app"), "\(refused.errors)")
+    }
+}
