@@ -1,11 +1,15 @@
 import Foundation
+import HeadlessHMI
 import NIOHTTP1
 import SDLProtocol
+import TestSupport
 import Testing
 
 /// `sdl-gateway check`, the real executable, against the real executable `simulate` on port 0:
 /// every case passes with the simulator's control API as the driver; a fault injected through
-/// that API fails the Show cases and the run; without a driver the driver's cases are skipped.
+/// that API fails the Show cases and the run; without a driver the driver's cases are skipped;
+/// with `--hmi` the driver's cases go through the in-process headless HMI to a fake of Core's HMI
+/// WebSocket.
 @Suite("sdl-gateway check end to end", .timeLimit(.minutes(3)))
 struct CheckEndToEndTests {
     /// A running `sdl-gateway simulate`, its SDL and control addresses read from what it prints.
@@ -123,5 +127,65 @@ struct CheckEndToEndTests {
         let refused = try ServeEndToEndTests.runToExit(["check", "--core", "tcp://127.0.0.1:1", "--only", "nothing"])
         #expect(refused.status == 64, "\(refused.errors)")
         #expect(refused.errors.contains("no case nothing; the cases are register.app"), "\(refused.errors)")
+    }
+
+    @Test("--hmi: the driver's cases run through the headless HMI inside check, attached to a fake Core HMI")
+    func throughHeadlessHMI() async throws {
+        // The fake plays Core's HMI side and carries what the HMI tells Core on to the simulator,
+        // where the app under test is registered, as Core would carry it to the app.
+        let simulator = try Simulator.start()
+        defer { simulator.stop() }
+        let fake = try await FakeCoreHMI.bind()
+        try ServeEndToEndTests.requireExecutable()
+        let process = Process()
+        process.executableURL = ServeEndToEndTests.executable
+        process.arguments = [
+            "check", "--core", simulator.core, "--hmi", "ws://127.0.0.1:\(fake.port)", "--only",
+            "register.app,hmi.full,menu.oncommand,button.press,unregister",
+        ]
+        process.environment = [:]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var received: [String] = []
+        try await fake.serveOne { core, _ in
+            try await core.send(
+                .notification(
+                    method: "BasicCommunication.OnAppRegistered",
+                    params: ["application": ["appID": 7, "appName": "SDL Check", "policyAppID": "sdl-check"]]))
+            let app = "\(simulator.control)/apps/sdl-check"
+            // Until check ends and its HMI disconnects.
+            while let message = try? await core.next() {
+                switch message {
+                case .request(let id, "SDL.ActivateApp", let params):
+                    received.append("SDL.ActivateApp \(params["appID"]?.intValue ?? 0)")
+                    try await core.send(.response(id: id, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
+                    _ = try await ServeEndToEndTests.send(.PUT, "\(app)/hmi", json: ["hmiLevel": "FULL"])
+                case .notification("BasicCommunication.OnAppDeactivated", _):
+                    received.append("BasicCommunication.OnAppDeactivated")
+                    _ = try await ServeEndToEndTests.send(.PUT, "\(app)/hmi", json: ["hmiLevel": "BACKGROUND"])
+                case .notification("UI.OnCommand", let params):
+                    let command = params["cmdID"]?.intValue ?? 0
+                    received.append("UI.OnCommand \(command)")
+                    _ = try await ServeEndToEndTests.send(.POST, "\(app)/commands/\(command)", json: ["triggerSource": "MENU"])
+                case .notification("Buttons.OnButtonPress", let params):
+                    let name = params["name"]?.stringValue ?? ""
+                    received.append("Buttons.OnButtonPress \(name)")
+                    _ = try await ServeEndToEndTests.send(
+                        .POST, "\(simulator.control)/buttons/\(name)/press", json: ["mode": params["mode"] ?? "SHORT"])
+                default:
+                    break
+                }
+            }
+        }
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed)")
+        #expect(printed.contains("5 passed, 0 failed, 0 skipped"), "\(printed)")
+        #expect(printed.contains("(driver: control API http://127.0.0.1:"), "\(printed)")
+        #expect(received.contains("SDL.ActivateApp 7"), "\(received)")
+        #expect(received.contains("UI.OnCommand 1005"), "\(received)")
+        #expect(received.contains("Buttons.OnButtonPress SEEKRIGHT"), "\(received)")
     }
 }
