@@ -211,13 +211,14 @@ public final class ConformanceContext: Sendable {
     /// unit to activate it itself (`simulate --auto-activate`); else the case is skipped.
     public func activate() async throws {
         let link = try await link()
-        if link.connection.tracker.hmiLevel == .full { return }
+        // The mark first: an OnHMIStatus FULL after it is seen by the wait if not by the level.
         let mark = link.inbox.mark()
+        if link.connection.tracker.hmiLevel == .full { return }
         guard let driver else {
             let skip = ConformanceSkip("needs the app in FULL, and the head unit did not activate it: give --control or --hmi")
             if state.withLock({ $0.notActivated }) { throw skip }
             do {
-                try await notification("OnHMIStatus", after: 0, timeout: .seconds(3), describing: "OnHMIStatus FULL") {
+                try await notification("OnHMIStatus", after: mark, timeout: .seconds(3), describing: "OnHMIStatus FULL") {
                     $0["hmiLevel"]?.stringValue == "FULL"
                 }
                 return

@@ -68,6 +68,8 @@ public struct ConformanceRunner: Sendable {
             }
             await context.closeLink()
             links.finish()
+            // A link a case left open (its deadline passed before it closed it) is cut.
+            group.cancelAll()
             return results
         }
         return ConformanceReport(

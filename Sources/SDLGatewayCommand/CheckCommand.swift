@@ -160,12 +160,15 @@ struct CheckCommand: AsyncParsableCommand {
         let group = ServiceGroup(configuration: .init(services: [connection, controlApp], logger: logger))
         return try await withThrowingTaskGroup(of: ConformanceReport?.self) { tasks in
             tasks.addTask {
+                // A control API that cannot start ends the wait for its port.
+                defer { port.finish() }
                 try await group.run()
                 return nil
             }
             var iterator = ports.makeAsyncIterator()
             guard let bound = await iterator.next(), bound > 0 else {
                 await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
                 throw ValidationError("the headless HMI's control API did not start")
             }
             let driver = try ControlAPIDriver(url: "http://127.0.0.1:\(bound)", token: nil)
