@@ -227,7 +227,9 @@ public final class ConformanceContext: Sendable {
                 throw skip
             }
         }
-        try await act { try await driver.setHMILevel("FULL", appID: self.app.appID) }
+        // The HMI learns of the app from the head unit on its own schedule (Core's
+        // BasicCommunication.OnAppRegistered): until then the driver's side does not know it.
+        try await actWhenReady { try await driver.setHMILevel("FULL", appID: self.app.appID) }
         try await notification("OnHMIStatus", after: mark, describing: "OnHMIStatus FULL") {
             $0["hmiLevel"]?.stringValue == "FULL"
         }

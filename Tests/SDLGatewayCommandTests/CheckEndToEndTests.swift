@@ -149,39 +149,45 @@ struct CheckEndToEndTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         var received: [String] = []
-        try await fake.serveOne { core, _ in
-            try await core.send(
-                .notification(
-                    method: "BasicCommunication.OnAppRegistered",
-                    params: ["application": ["appID": 7, "appName": "SDL Check", "policyAppID": "sdl-check"]]))
-            let app = "\(simulator.control)/apps/sdl-check"
-            // Until check ends and its HMI disconnects.
-            while let message = try? await core.next() {
-                switch message {
-                case .request(let id, "SDL.ActivateApp", let params):
-                    received.append("SDL.ActivateApp \(params["appID"]?.intValue ?? 0)")
-                    try await core.send(.response(id: id, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
-                    _ = try await ServeEndToEndTests.send(.PUT, "\(app)/hmi", json: ["hmiLevel": "FULL"])
-                case .notification("BasicCommunication.OnAppDeactivated", _):
-                    received.append("BasicCommunication.OnAppDeactivated")
-                    _ = try await ServeEndToEndTests.send(.PUT, "\(app)/hmi", json: ["hmiLevel": "BACKGROUND"])
-                case .notification("UI.OnCommand", let params):
-                    let command = params["cmdID"]?.intValue ?? 0
-                    received.append("UI.OnCommand \(command)")
-                    _ = try await ServeEndToEndTests.send(.POST, "\(app)/commands/\(command)", json: ["triggerSource": "MENU"])
-                case .notification("Buttons.OnButtonPress", let params):
-                    let name = params["name"]?.stringValue ?? ""
-                    received.append("Buttons.OnButtonPress \(name)")
-                    _ = try await ServeEndToEndTests.send(
-                        .POST, "\(simulator.control)/buttons/\(name)/press", json: ["mode": params["mode"] ?? "SHORT"])
-                default:
-                    break
+        // The HMI may go at any point (check ended, or gave up): what it got so far is judged below.
+        var ended: (any Error)?
+        do {
+            try await fake.serveOne { core, _ in
+                try await core.send(
+                    .notification(
+                        method: "BasicCommunication.OnAppRegistered",
+                        params: ["application": ["appID": 7, "appName": "SDL Check", "policyAppID": "sdl-check"]]))
+                let app = "\(simulator.control)/apps/sdl-check"
+                // Until check ends and its HMI disconnects.
+                while let message = try? await core.next() {
+                    switch message {
+                    case .request(let id, "SDL.ActivateApp", let params):
+                        received.append("SDL.ActivateApp \(params["appID"]?.intValue ?? 0)")
+                        try await core.send(.response(id: id, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
+                        _ = try await ServeEndToEndTests.send(.PUT, "\(app)/hmi", json: ["hmiLevel": "FULL"])
+                    case .notification("BasicCommunication.OnAppDeactivated", _):
+                        received.append("BasicCommunication.OnAppDeactivated")
+                        _ = try await ServeEndToEndTests.send(.PUT, "\(app)/hmi", json: ["hmiLevel": "BACKGROUND"])
+                    case .notification("UI.OnCommand", let params):
+                        let command = params["cmdID"]?.intValue ?? 0
+                        received.append("UI.OnCommand \(command)")
+                        _ = try await ServeEndToEndTests.send(.POST, "\(app)/commands/\(command)", json: ["triggerSource": "MENU"])
+                    case .notification("Buttons.OnButtonPress", let params):
+                        let name = params["name"]?.stringValue ?? ""
+                        received.append("Buttons.OnButtonPress \(name)")
+                        _ = try await ServeEndToEndTests.send(
+                            .POST, "\(simulator.control)/buttons/\(name)/press", json: ["mode": params["mode"] ?? "SHORT"])
+                    default:
+                        break
+                    }
                 }
             }
+        } catch {
+            ended = error
         }
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(printed)")
+        #expect(process.terminationStatus == 0, "\(printed) (the fake Core HMI: \(ended.map { "\($0)" } ?? "ended cleanly"))")
         #expect(printed.contains("5 passed, 0 failed, 0 skipped"), "\(printed)")
         #expect(printed.contains("(driver: control API http://127.0.0.1:"), "\(printed)")
         #expect(received.contains("SDL.ActivateApp 7"), "\(received)")
