@@ -355,7 +355,9 @@ let package = Package(
         .testTarget(
             name: "SDLConformanceTests",
             dependencies: [
-                "SDLConformance"
+                "SDLConformance",
+                "SDLTransport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
