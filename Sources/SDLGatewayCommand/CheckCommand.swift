@@ -8,6 +8,7 @@ import SDLConformance
 import SDLTransport
 import ServiceLifecycle
 import SimulatorControl
+import Synchronization
 
 /// `sdl-gateway check`: conformance cases modelled on sdl_atf's Smoke set, run against a head
 /// unit (SDL Core, the simulator) as one SDL app of the project's own client, with the driver's
@@ -115,7 +116,16 @@ struct CheckCommand: AsyncParsableCommand {
         _ cases: [ConformanceCase], address: SDLTransportAddress, driver: (any ConformanceDriver)?, logger: Logger
     ) async -> ConformanceReport {
         let runner = ConformanceRunner(address: address, driver: driver, timeoutScale: timeoutScale, logger: logger)
-        return await runner.run(cases)
+        // On a terminal, each case as it ends (a run against SDL Core takes a minute or more);
+        // the table goes to standard output at the end either way.
+        let showsProgress = isatty(STDERR_FILENO) == 1
+        let total = cases.count
+        let counter = ProgressCounter()
+        return await runner.run(cases) { result in
+            guard showsProgress else { return }
+            let done = counter.next()
+            FileHandle.standardError.write(Data("[\(done)/\(total)] \(result.id): \(result.outcome.rawValue)\n".utf8))
+        }
     }
 
     private func write(_ report: ConformanceReport) throws {
@@ -176,6 +186,18 @@ struct CheckCommand: AsyncParsableCommand {
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
             return report
+        }
+    }
+}
+
+/// Counts the cases done, for the progress lines.
+private final class ProgressCounter: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
         }
     }
 }
