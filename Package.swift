@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SDLManagers", targets: ["SDLManagers"]),
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "HeadlessHMI", targets: ["HeadlessHMI"]),
+        .library(name: "SDLConformance", targets: ["SDLConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
@@ -166,6 +167,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `sdl-gateway check`: conformance cases run against a head unit through the project's own
+        // SDL client, the driver's side behind a protocol, and the run's reports (text, JUnit, HTML).
+        .target(
+            name: "SDLConformance",
+            dependencies: [
+                "SDLClient",
+                "SDLProtocol",
+                "SDLSpec",
+                "SDLTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The simulator's JSON control API (Hummingbird routes) and its service.
         .target(
             name: "SimulatorControl",
@@ -295,6 +310,7 @@ let package = Package(
                 "HeadUnitSimulator",
                 "HeadlessHMI",
                 "SDLClient",
+                "SDLConformance",
                 "SDLProtocol",
                 "SDLSpec",
                 "SDLTransport",
@@ -333,6 +349,15 @@ let package = Package(
                 "SDLProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SDLConformanceTests",
+            dependencies: [
+                "SDLConformance",
+                "SDLTransport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

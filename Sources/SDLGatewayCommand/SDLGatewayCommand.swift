@@ -11,7 +11,7 @@ struct SDLGatewayCommand: AsyncParsableCommand {
         version: GatewayVersion.current,
         subcommands: [
             ServeCommand.self, SimulateCommand.self, HMICommand.self, InspectCommand.self, HealthCommand.self, CallCommand.self,
-            EventsCommand.self, AppsCommand.self,
+            EventsCommand.self, AppsCommand.self, CheckCommand.self,
         ]
     )
 

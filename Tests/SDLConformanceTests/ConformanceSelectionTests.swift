@@ -1,0 +1,29 @@
+import SDLConformance
+import Testing
+
+@Suite("Conformance cases and --only")
+struct ConformanceSelectionTests {
+    @Test("At least 20 cases with unique ids; registration first and UnregisterAppInterface last")
+    func cases() {
+        let ids = ConformanceCases.all.map(\.id)
+        #expect(ids.count >= 20)
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.first == "register.app")
+        #expect(ids.last == "unregister")
+    }
+
+    @Test("--only takes ids and areas, keeps the run order, and names what matches nothing")
+    func select() throws {
+        #expect(try ConformanceCases.select([]).count == ConformanceCases.all.count)
+        #expect(try ConformanceCases.select(["show.template", "register.app"]).map(\.id) == ["register.app", "show.template"])
+        #expect(try ConformanceCases.select(["menu"]).map(\.id).allSatisfy { $0.hasPrefix("menu.") })
+        #expect(try ConformanceCases.select(["show"]).map(\.id) == ["show.text", "show.template"])
+        #expect(throws: ConformanceSelectionError.self) { try ConformanceCases.select(["sho"]) }
+        do {
+            _ = try ConformanceCases.select(["nothing", "show.text"])
+        } catch {
+            #expect(error.unknown == ["nothing"])
+            #expect(error.description.hasPrefix("no case nothing; the cases are register.app, "))
+        }
+    }
+}
