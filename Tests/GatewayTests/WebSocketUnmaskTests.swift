@@ -23,7 +23,9 @@ struct WebSocketUnmaskTests {
         }
     }
 
-    static let keys: [[UInt8]] = [[0x37, 0xFA, 0x21, 0x3D], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF], [1, 2, 3, 4], [0x80, 0x7F, 0x00, 0xC3]]
+    static let keys: [[UInt8]] = [
+        [0x37, 0xFA, 0x21, 0x3D], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF], [1, 2, 3, 4], [0x80, 0x7F, 0x00, 0xC3],
+    ]
 
     /// `bytes` XOR `key` by ``WebSocketUnmask/unmask(_:into:key:indexOffset:)``, the source
     /// starting `misalignment` bytes into its allocation.
