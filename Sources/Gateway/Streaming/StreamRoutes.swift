@@ -174,12 +174,14 @@ struct StreamRoutes: Sendable {
 
     /// Each binary message is sent on, as the service's one sender; a text message closes with
     /// 1003 (unsupported data), the service's end with 1000 and its reason. The claim ends before
-    /// the close is sent, so that a client that saw the close can send again at once.
+    /// the close is sent, so that a client that saw the close can send again at once. The frames
+    /// are unmasked word by word as they are decoded (``WebSocketUnmask``).
     func webSocket(
         _ service: SDLStreamingService, app id: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
         on channel: any Channel
     ) async throws {
         let session = try apps.session(id)
+        await WebSocketUnmask.install(on: channel)
         let close: (code: WebSocketErrorCode, reason: String)?
         do {
             close = try await senders.withClaim(.webSocket, app: id, service, on: channel) {
