@@ -265,10 +265,11 @@ public struct HeadlessHMI: Sendable {
         case "BasicCommunication.OnAppRegistered":
             guard let application = params["application"]?.objectValue, let appID = application["appID"]?.intValue else { return [] }
             apps[appID] = App(registered: application, appID: appID)
+            let displays = displaysUpdate(appID: appID)
             if autoActivate {
-                return (try? activate(appID: appID)) ?? []
+                return displays + ((try? activate(appID: appID)) ?? [])
             }
-            return []
+            return displays
         case "BasicCommunication.OnAppUnregistered":
             if let appID = params["appID"]?.intValue {
                 apps[appID] = nil
@@ -301,5 +302,17 @@ extension HeadlessHMI.App {
             files.remember(path: icon)
         }
         screen.applyTemplate(nil, day: application["dayColorScheme"], night: application["nightColorScheme"])
+    }
+}
+
+extension HeadlessHMI {
+    /// What an HMI tells Core of an app's screen once the app registers (generic_hmi does the
+    /// same): `BasicCommunication.OnSystemCapabilityUpdated` with the profile's `DISPLAYS`
+    /// capability for that app (HMI_API.xml; MOBILE_API.xml `DisplayCapability`). SDL Core 8.2
+    /// answers an app's `GetSystemCapability` `DISPLAYS` only from it (DATA_NOT_AVAILABLE before),
+    /// and passes it on to the app as `OnSystemCapabilityUpdated`.
+    func displaysUpdate(appID: Int64) -> [HMIMessage] {
+        guard let displays = answers.profile.systemCapability("DISPLAYS") else { return [] }
+        return [notify("BasicCommunication.OnSystemCapabilityUpdated", ["systemCapability": displays, "appID": .int(appID)])]
     }
 }

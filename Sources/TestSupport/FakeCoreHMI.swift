@@ -37,6 +37,19 @@ public struct FakeCoreHMI: Sendable {
             try await outbound.write(ByteBuffer(bytes: message.json.serializedBytes()))
         }
 
+        /// Core announces an app (`BasicCommunication.OnAppRegistered` with `application`); the
+        /// HMI's first answer must be the app's displays (`BasicCommunication.OnSystemCapabilityUpdated`,
+        /// DISPLAYS, for that app id), which is returned; anything else throws.
+        @discardableResult
+        public mutating func announce(_ application: SDLJSON) async throws -> HMIMessage {
+            try await send(.notification(method: "BasicCommunication.OnAppRegistered", params: ["application": application]))
+            let displays = try await next()
+            guard case .notification("BasicCommunication.OnSystemCapabilityUpdated", let params) = displays,
+                params["systemCapability"]?["systemCapabilityType"] == "DISPLAYS", params["appID"] == application["appID"]
+            else { throw Unexpected(message: displays) }
+            return displays
+        }
+
         /// The message broker's part, until OnReady: the components registered, in order.
         public mutating func handshake() async throws -> [String] {
             var components: [String] = []

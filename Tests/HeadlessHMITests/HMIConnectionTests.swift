@@ -36,11 +36,7 @@ struct HMIConnectionTests {
                     #expect(connection.snapshot.phase == .ready)
                     try await core.send(.request(id: 42, method: "UI.IsReady", params: [:]))
                     #expect(try await core.next() == .response(id: 42, result: ["available": true, "code": 0, "method": "UI.IsReady"]))
-                    try await core.send(
-                        .notification(
-                            method: "BasicCommunication.OnAppRegistered",
-                            params: ["application": ["appID": 65537, "appName": "Radio"]]
-                        ))
+                    try await core.announce(["appID": 65537, "appName": "Radio"])
                     guard case .request(let id, "SDL.ActivateApp", let params) = try await core.next() else {
                         Issue.record("no SDL.ActivateApp"); return
                     }

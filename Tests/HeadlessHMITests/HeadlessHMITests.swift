@@ -74,7 +74,8 @@ struct HeadlessHMITests {
             method: "BasicCommunication.OnAppRegistered",
             params: ["application": ["appID": 65537, "appName": "Radio", "policyAppID": "radio-1"]]
         )
-        let activation = try hmi.receive(registered)
+        // The app's displays first (``HMIDisplaysTests``), then the activation.
+        let activation = try hmi.receive(registered).dropFirst()
         guard case .request(let id, "SDL.ActivateApp", let params)? = activation.first else { Issue.record("\(activation)"); return }
         #expect(params == ["appID": 65537])
         #expect(id > 1000, "requests use the id range Core gave")

@@ -26,8 +26,7 @@ struct HMIEndToEndTests {
             func next() async throws -> HMIMessage { try await core.next() }
             func send(_ message: HMIMessage) async throws { try await core.send(message) }
             #expect(components == HeadlessHMI.components)
-            try await send(
-                .notification(method: "BasicCommunication.OnAppRegistered", params: ["application": ["appID": 7, "appName": "Radio"]]))
+            try await core.announce(["appID": 7, "appName": "Radio"])
             guard case .request(let activation, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
             try await send(.response(id: activation, result: ["code": 0, "method": "SDL.ActivateApp", "isSDLAllowed": true]))
 
@@ -127,10 +126,7 @@ struct HMIEndToEndTests {
         try await fake.serveOne { core, _ in
             func next() async throws -> HMIMessage { try await core.next() }
             func send(_ message: HMIMessage) async throws { try await core.send(message) }
-            try await send(
-                .notification(
-                    method: "BasicCommunication.OnAppRegistered",
-                    params: ["application": ["appID": 7, "appName": "Radio", "policyAppID": "radio-1"]]))
+            try await core.announce(["appID": 7, "appName": "Radio", "policyAppID": "radio-1"])
             // serve --hmi activates new apps, as serve --simulate does.
             guard case .request(_, "SDL.ActivateApp", _) = try await next() else { Issue.record("no activation"); return }
 

@@ -25,12 +25,7 @@ struct HMIAlertPressTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }
             try await fake.serveOne { core, _ in
-                try await core.send(
-                    .notification(
-                        method: "BasicCommunication.OnAppRegistered",
-                        params: [
-                            "application": ["appID": .int(appID), "appName": "Radio", "policyAppID": "radio01"]
-                        ]))
+                try await core.announce(["appID": .int(appID), "appName": "Radio", "policyAppID": "radio01"])
                 try await core.send(try CoreHMIMessages.alert(id: 71, appID: appID))
                 #expect(
                     try await core.next()
