@@ -357,6 +357,10 @@ let package = Package(
             dependencies: [
                 "SDLConformance",
                 "SDLTransport",
+                "HeadUnitSimulator",
+                "SDLClient",
+                "SDLProtocol",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
