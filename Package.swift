@@ -360,6 +360,7 @@ let package = Package(
                 "HeadUnitSimulator",
                 "SDLClient",
                 "SDLProtocol",
+                "SDLSpec",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
