@@ -357,6 +357,11 @@ let package = Package(
             dependencies: [
                 "SDLConformance",
                 "SDLTransport",
+                "HeadUnitSimulator",
+                "SDLClient",
+                "SDLProtocol",
+                "SDLSpec",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// Every response and notification a case reads is checked against MOBILE_API.xml
 /// (``SDLCatalog/validate(_:function:messageType:maximumDepth:)``): a mandatory parameter absent,
-/// a wrong type, an enum value or range broken fails the case. Parameters the spec does not
-/// define are let through: head units add their own.
+/// a wrong type, an enum value or range broken fails the case, unless it lies inside a parameter
+/// the spec marks deprecated (``ConformanceDeprecation``): that is a warning of the case.
+/// Parameters the spec does not define are let through: head units add their own.
 public final class ConformanceContext: Sendable {
     /// The app under test: a media app, so that SetMediaClockTimer applies.
     public let app: SDLAppConfiguration
@@ -24,6 +25,7 @@ public final class ConformanceContext: Sendable {
     private struct State: Sendable {
         var main: ConformanceLink?
         var roundTrips: [ConformanceRoundTrip] = []
+        var warnings: [String] = []
         /// Without a driver, the head unit did not activate the app once: the next cases that
         /// need FULL are skipped at once rather than each waiting again.
         var notActivated = false
@@ -46,21 +48,30 @@ public final class ConformanceContext: Sendable {
 
     /// The app's registered link, registering it first when there is none (or it ended).
     public func link() async throws -> ConformanceLink {
-        if let main = state.withLock({ $0.main }), main.connection.tracker.isRegistered { return main }
-        return try await register(app)
+        let main = state.withLock { $0.main }
+        if let main, main.connection.tracker.isRegistered { return main }
+        // A link that ended under the case (lost, or unregistered by the head unit) ended
+        // without UnregisterAppInterface: registering again may race the head unit's clean-up.
+        return try await register(app, afterCut: main != nil)
     }
 
     /// Registers `configuration` as the app under test on a new link (the old one, if any, is
-    /// left as it is: cut or closed by the caller), and makes it the case's link.
+    /// left as it is: cut or closed by the caller), and makes it the case's link, even when its
+    /// response then breaks the spec: the app is registered, and the next case goes on with it.
+    ///
+    /// `afterCut`: the app's previous link was dropped without UnregisterAppInterface, and the
+    /// head unit may not have noticed yet (SDL Core handles a closed connection asynchronously):
+    /// APPLICATION_REGISTERED_ALREADY is then tried again for a while (10 s, scaled).
     @discardableResult
-    public func register(_ configuration: SDLAppConfiguration) async throws -> ConformanceLink {
+    public func register(_ configuration: SDLAppConfiguration, afterCut: Bool = false) async throws -> ConformanceLink {
         let started = ContinuousClock.now
-        let link = try await links.open(configuration, timeout: scaled(.seconds(20)))
-        try check(link.registration, of: "RegisterAppInterface", messageType: .response)
+        let link = try await links.open(
+            configuration, timeout: scaled(.seconds(20)), retryingWhileRegistered: afterCut ? scaled(.seconds(10)) : .zero)
         state.withLock {
             $0.main = link
             $0.roundTrips.append(ConformanceRoundTrip(function: "RegisterAppInterface", duration: ContinuousClock.now - started))
         }
+        try check(link.registration, of: "RegisterAppInterface", messageType: .response)
         return link
     }
 
@@ -72,18 +83,34 @@ public final class ConformanceContext: Sendable {
         try await links.open(configuration, session: session, timeout: scaled(.seconds(20)))
     }
 
-    /// Ends the app's link (UnregisterAppInterface unless a case did), if there is one.
-    public func closeLink() async {
+    /// Ends the app's link, if there is one, cleanly: UnregisterAppInterface answered, then
+    /// EndService and the close (``ConformanceLink/end(timeout:)``), so that the head unit has
+    /// let the app go before it registers again. Fails when UnregisterAppInterface is not
+    /// answered SUCCESS (the link is closed all the same).
+    public func closeLink() async throws {
         let main = state.withLock { state in
             defer { state.main = nil }
             return state.main
         }
-        await main?.close()
+        try await main?.end(timeout: scaled(.seconds(5)))
     }
 
     /// Forgets the link after a case ended it.
     public func forgetLink() {
         state.withLock { $0.main = nil }
+    }
+
+    /// Takes the warnings recorded since the last call.
+    func takeWarnings() -> [String] {
+        state.withLock { state in
+            defer { state.warnings = [] }
+            return state.warnings
+        }
+    }
+
+    /// Records a warning of the running case: a deviation it reports without failing.
+    public func warn(_ warning: String) {
+        state.withLock { $0.warnings.append(warning) }
     }
 
     /// Takes the round trips recorded since the last call.
@@ -162,18 +189,28 @@ public final class ConformanceContext: Sendable {
     }
 
     /// Fails with ``ConformanceFailure/Code/invalidMessage`` when `parameters` break the spec of
-    /// `function`'s `messageType`.
+    /// `function`'s `messageType` in a current parameter; what breaks it inside a deprecated
+    /// parameter is recorded as a warning (``ConformanceDeprecation``).
     public func check(_ parameters: SDLJSON, of function: String, messageType: SDLMessageType) throws {
-        let issues: [SDLValidationIssue]
+        let specification: SDLFunction
         do {
-            issues = try catalog.validate(parameters, function: function, messageType: messageType)
+            specification = try catalog.requireFunction(named: function, messageType: messageType)
         } catch {
             throw ConformanceFailure(.invalidMessage, "\(function) is no \(messageType) of MOBILE_API.xml")
         }
-        guard let issue = issues.first(where: { $0.kind != .unknownParameter }) else { return }
-        throw ConformanceFailure(
-            .invalidMessage, "the \(function) \(messageType) breaks MOBILE_API.xml at \(issue.path)", expected: issue.expected,
-            got: issue.got)
+        var failure: ConformanceFailure?
+        for issue in catalog.validate(parameters, against: specification) where issue.kind != .unknownParameter {
+            if let deprecated = ConformanceDeprecation.deprecatedParameter(on: issue.path, of: specification, in: catalog) {
+                warn(
+                    "the \(function) \(messageType) breaks MOBILE_API.xml at \(issue.path) (inside \(deprecated), deprecated): "
+                        + "expected \(issue.expected), got \(issue.got)")
+            } else if failure == nil {
+                failure = ConformanceFailure(
+                    .invalidMessage, "the \(function) \(messageType) breaks MOBILE_API.xml at \(issue.path)", expected: issue.expected,
+                    got: issue.got)
+            }
+        }
+        if let failure { throw failure }
     }
 
     // MARK: Notifications

@@ -1,3 +1,4 @@
+import NIOCore
 import Logging
 import SDLClient
 import SDLProtocol
@@ -25,6 +26,29 @@ public struct ConformanceLink: Sendable {
         await connection.close()
         for await _ in ended {}
     }
+
+    /// Ends the app cleanly: UnregisterAppInterface, waited for up to `timeout`, then the close
+    /// (EndService). Throws when UnregisterAppInterface is not answered SUCCESS; the link is
+    /// closed all the same. A link no longer registered is only closed.
+    public func end(timeout: Duration) async throws {
+        var failure: ConformanceFailure?
+        if connection.tracker.isRegistered {
+            let options = SDLRequestOptions(timeout: .nanoseconds(Int64(timeout.milliseconds * 1_000_000)), checkPermissions: false)
+            do {
+                let response = try await connection.request("UnregisterAppInterface", options: options)
+                let code = response.parameters["resultCode"]?.stringValue ?? "no resultCode"
+                if code != "SUCCESS" {
+                    failure = ConformanceFailure(
+                        .unexpected, "UnregisterAppInterface answered \(code)", expected: "resultCode SUCCESS",
+                        got: ConformanceContext.outcome(of: response.parameters))
+                }
+            } catch {
+                failure = ConformanceFailure(.link, "UnregisterAppInterface: \(error)")
+            }
+        }
+        await close()
+        if let failure { throw failure }
+    }
 }
 
 /// Runs the links of a conformance run in one structured place: ``serve()`` is a child task of
@@ -34,10 +58,17 @@ final class ConformanceLinks: Sendable {
     private struct Job: Sendable {
         let connection: SDLConnection
         let inbox: ConformanceInbox
-        let outcome: AsyncStream<Result<SDLJSON, ConformanceFailure>>.Continuation
+        let outcome: AsyncStream<Result<SDLJSON, Refusal>>.Continuation
         let cut: AsyncStream<Void>
         let cutSource: AsyncStream<Void>.Continuation
         let endedSource: AsyncStream<Void>.Continuation
+    }
+
+    /// Why a link did not register, with the RegisterAppInterface result code when the head unit
+    /// answered one.
+    struct Refusal: Error {
+        var failure: ConformanceFailure
+        var resultCode: String?
     }
 
     let address: SDLTransportAddress
@@ -67,16 +98,34 @@ final class ConformanceLinks: Sendable {
 
     /// Connects, negotiates and registers `app`; fails with ``ConformanceFailure/Code/link``
     /// when the head unit refuses or the link fails, ``ConformanceFailure/Code/timedOut`` after
-    /// `timeout`.
+    /// `timeout`. A refusal with APPLICATION_REGISTERED_ALREADY is tried again on a new
+    /// connection, every 250 ms, for `retryingWhileRegistered` (none by default).
     func open(
-        _ app: SDLAppConfiguration, session: SDLSessionStateMachine.Configuration = .default, timeout: Duration
+        _ app: SDLAppConfiguration, session: SDLSessionStateMachine.Configuration = .default, timeout: Duration,
+        retryingWhileRegistered: Duration = .zero
+    ) async throws -> ConformanceLink {
+        let giveUp = ContinuousClock.now + retryingWhileRegistered
+        while true {
+            do {
+                return try await openOnce(app, session: session, timeout: timeout)
+            } catch let refusal as Refusal {
+                guard refusal.resultCode == "APPLICATION_REGISTERED_ALREADY", ContinuousClock.now < giveUp else {
+                    throw refusal.failure
+                }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    private func openOnce(
+        _ app: SDLAppConfiguration, session: SDLSessionStateMachine.Configuration, timeout: Duration
     ) async throws -> ConformanceLink {
         var configuration = SDLConnection.Configuration(address: address, app: app, session: session)
         // The head unit is checked, not the client: requests go as written, even where the
         // client's permission table would refuse them.
         configuration.checksPermissions = false
         let connection = SDLConnection(configuration: configuration, logger: logger)
-        let (outcomes, outcome) = AsyncStream<Result<SDLJSON, ConformanceFailure>>.makeStream()
+        let (outcomes, outcome) = AsyncStream<Result<SDLJSON, Refusal>>.makeStream()
         let (cut, cutSource) = AsyncStream<Void>.makeStream()
         let (ended, endedSource) = AsyncStream<Void>.makeStream()
         let inbox = ConformanceInbox()
@@ -99,29 +148,51 @@ final class ConformanceLinks: Sendable {
     }
 
     private static func run(_ job: Job) async {
-        await withTaskGroup(of: Void.self) { group in
+        // A refused registration is told once the link is down and its events are read: the
+        // RegisterAppInterface response (and its result code) comes among them.
+        enum Ending: Sendable {
+            case linkDown(ConformanceFailure)
+            case answered(resultCode: String?)
+        }
+        let refusal = await withTaskGroup(of: Ending.self, returning: Refusal?.self) { group in
             group.addTask {
+                defer { job.cutSource.finish() }
                 do {
                     try await job.connection.run { job.outcome.yield(.success($0.parameters)) }
-                    job.outcome.yield(.failure(ConformanceFailure(.link, "the head unit ended the session before registering")))
+                    return .linkDown(ConformanceFailure(.link, "the head unit ended the session before registering"))
                 } catch {
-                    job.outcome.yield(.failure(ConformanceFailure(.link, "\(error)")))
+                    return .linkDown(ConformanceFailure(.link, "\(error)"))
                 }
-                job.outcome.finish()
-                job.cutSource.finish()
             }
             group.addTask {
+                var resultCode: String?
                 for await event in job.connection.events {
-                    if case .app(.rpc(let entry)) = event, entry.direction == .received, entry.rpcType == .notification {
+                    guard case .app(.rpc(let entry)) = event, entry.direction == .received else { continue }
+                    if entry.rpcType == .notification {
                         job.inbox.record(entry.function, entry.parameters)
+                    } else if entry.rpcType == .response, entry.function == "RegisterAppInterface" {
+                        resultCode = entry.parameters["resultCode"]?.stringValue
                     }
                 }
+                return .answered(resultCode: resultCode)
             }
             for await _ in job.cut {
                 group.cancelAll()
                 break
             }
+            var failure: ConformanceFailure?
+            var resultCode: String?
+            for await ending in group {
+                switch ending {
+                case .linkDown(let why): failure = why
+                case .answered(let code): resultCode = code
+                }
+            }
+            return failure.map { Refusal(failure: $0, resultCode: resultCode) }
         }
+        // After a registration this goes nowhere: only the first outcome is read.
+        if let refusal { job.outcome.yield(.failure(refusal)) }
+        job.outcome.finish()
         job.endedSource.finish()
     }
 }

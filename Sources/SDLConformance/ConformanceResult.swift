@@ -27,10 +27,13 @@ public struct ConformanceResult: Sendable, Hashable {
     public var duration: Duration
     /// Every request the case made, in order.
     public var roundTrips: [ConformanceRoundTrip]
+    /// Deviations the case reports without failing on them: what breaks the spec inside a
+    /// parameter it marks deprecated (``ConformanceDeprecation``).
+    public var warnings: [String]
 
     public init(
         id: String, title: String, outcome: Outcome, reason: String? = nil, failureCode: String? = nil, difference: String? = nil,
-        duration: Duration, roundTrips: [ConformanceRoundTrip] = []
+        duration: Duration, roundTrips: [ConformanceRoundTrip] = [], warnings: [String] = []
     ) {
         self.id = id
         self.title = title
@@ -40,6 +43,7 @@ public struct ConformanceResult: Sendable, Hashable {
         self.difference = difference
         self.duration = duration
         self.roundTrips = roundTrips
+        self.warnings = warnings
     }
 }
 
@@ -61,6 +65,11 @@ public struct ConformanceReport: Sendable, Hashable {
 
     public func count(_ outcome: ConformanceResult.Outcome) -> Int {
         results.count { $0.outcome == outcome }
+    }
+
+    /// How many cases reported warnings.
+    public var warned: Int {
+        results.count { !$0.warnings.isEmpty }
     }
 
     /// Whether no case failed (the exit status 0 of `sdl-gateway check`).

@@ -23,14 +23,16 @@ enum InteractionCases {
         try await context.request("DeleteInteractionChoiceSet", ["interactionChoiceSetID": 3001])
     }
 
-    /// PerformInteraction (MANUAL_ONLY) over a choice set; the driver picks the second choice:
-    /// SUCCESS with that `choiceID` and `triggerSource` MENU.
+    /// PerformInteraction (MANUAL_ONLY) over a choice set; once OnHMIStatus says it is shown
+    /// (systemContext HMI_OBSCURED), the driver picks the second choice: SUCCESS with that
+    /// `choiceID` and `triggerSource` MENU.
     static let performInteraction = ConformanceCase(
         "choice.perform", "PerformInteraction answered by the driver", needsDriver: true, deadline: .seconds(25)
     ) { context in
         let driver = try context.requireDriver()
         try await context.activate()
         try await context.request("CreateInteractionChoiceSet", choiceSet(3002, first: 3301))
+        let mark = try await context.mark()
         let response = try await withThrowingTaskGroup(of: SDLJSON?.self) { group in
             group.addTask {
                 try await context.request(
@@ -41,6 +43,14 @@ enum InteractionCases {
                     ], timeout: .seconds(20))
             }
             group.addTask {
+                // The choices can be picked once they are shown, which the app learns from
+                // OnHMIStatus systemContext HMI_OBSCURED (MOBILE_API.xml SystemContext: an
+                // overlay obscures the app). An answer before that reaches only the part of the
+                // interaction already open (SDL Core asks its HMI for a VR and a UI part), and
+                // the UI part then runs its time: TIMED_OUT.
+                try await context.notification("OnHMIStatus", after: mark, describing: "OnHMIStatus systemContext HMI_OBSCURED") {
+                    $0["systemContext"]?.stringValue == "HMI_OBSCURED"
+                }
                 try await context.actWhenReady { try await driver.answerInteraction(choiceID: 3302, appID: context.app.appID) }
                 return nil
             }

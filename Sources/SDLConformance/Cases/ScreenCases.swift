@@ -35,8 +35,9 @@ enum ScreenCases {
         try await context.request("Speak", ["ttsChunks": [["text": "Check", "type": "TEXT"]]], timeout: .seconds(20))
     }
 
-    /// An Alert with two soft buttons; the driver presses the second: the Alert answers SUCCESS
-    /// and the app gets OnButtonPress CUSTOM_BUTTON with that `customButtonID`.
+    /// An Alert with two soft buttons; once OnHMIStatus says it is shown (systemContext ALERT),
+    /// the driver presses the second: the Alert answers SUCCESS and the app gets OnButtonPress
+    /// CUSTOM_BUTTON with that `customButtonID`.
     static let alert = ConformanceCase("alert.softbutton", "Alert with soft buttons, answered by the driver", needsDriver: true) {
         context in
         let driver = try context.requireDriver()
@@ -53,6 +54,13 @@ enum ScreenCases {
                     timeout: .seconds(20))
             }
             group.addTask {
+                // The button is there to press once the alert is shown, which the app learns from
+                // OnHMIStatus systemContext ALERT (MOBILE_API.xml SystemContext ALERT: "broadcast
+                // only to whichever app has an alert currently being displayed"). A press before
+                // that reaches no alert: an HMI takes it and the alert runs its time.
+                try await context.notification("OnHMIStatus", after: mark, describing: "OnHMIStatus systemContext ALERT") {
+                    $0["systemContext"]?.stringValue == "ALERT"
+                }
                 try await context.actWhenReady { try await driver.pressSoftButton(7002, appID: context.app.appID) }
             }
             try await group.waitForAll()

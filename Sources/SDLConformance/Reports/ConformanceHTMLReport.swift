@@ -15,6 +15,7 @@ public enum ConformanceHTMLReport {
             table { border-collapse: collapse; width: 100%; }
             th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #ddd; vertical-align: top; }
             td.time { text-align: right; white-space: nowrap; }
+            .warn { color: #7a4a00; }
             .pass { color: #176f2c; } .fail { color: #b3261e; font-weight: bold; } .skip { color: #7a6a00; }
             code { font: 12px ui-monospace, monospace; }
             details summary { cursor: pointer; }
@@ -35,9 +36,14 @@ public enum ConformanceHTMLReport {
                 trips.isEmpty ? "" : "<details><summary>\(trips.count)</summary><code>\(trips.joined(separator: "<br>"))</code></details>"
             html +=
                 "<tr id=\"\(e(result.id))\"><td><code>\(e(result.id))</code></td><td>\(e(result.title))</td>"
-                + "<td class=\"\(outcome)\">\(e(ConformanceTextReport.label(result.outcome)))</td>"
+                + "<td class=\"\(outcome)\">\(e(ConformanceTextReport.label(result.outcome)))"
+                + (result.warnings.isEmpty
+                    ? "" : " <span class=\"warn\">(\(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s"))</span>")
+                + "</td>"
                 + "<td class=\"time\">\(e(ConformanceTextReport.milliseconds(result.duration)))</td>"
-                + "<td>\(e(ConformanceTextReport.detail(result)))</td><td>\(tripCell)</td></tr>\n"
+                + "<td>\(e(result.reason.map { reason in result.difference.map { "\(reason): \($0)" } ?? reason } ?? ""))"
+                + result.warnings.map { "<div class=\"warn\">warning: \(e($0))</div>" }.joined()
+                + "</td><td>\(tripCell)</td></tr>\n"
         }
         html += "</tbody>\n</table>\n</body>\n</html>\n"
         return html

@@ -6,6 +6,8 @@
 /// register.app   pass    50 ms   RegisterAppInterface 36 ms
 /// show.template  FAIL    3.1 ms  Show 2.8 ms                 Show answered REJECTED: expected resultCode SUCCESS, got REJECTED
 /// ```
+///
+/// A case's warnings follow in its last column (`warning: …`); it passes with them.
 public enum ConformanceTextReport {
     public static func render(_ report: ConformanceReport) -> String {
         let header = ["case", "result", "time", "slowest round trip", "what differed"]
@@ -32,9 +34,11 @@ public enum ConformanceTextReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `24 passed, 1 failed, 2 skipped in 8.3 s against tcp://… (driver: …)`.
+    /// `24 passed, 1 failed, 2 skipped in 8.3 s against tcp://… (driver: …)`, with `, 1 with
+    /// warnings` after the skipped when a case warned.
     public static func summary(_ report: ConformanceReport) -> String {
-        "\(report.count(.pass)) passed, \(report.count(.fail)) failed, \(report.count(.skip)) skipped in \(seconds(report.duration)) s"
+        "\(report.count(.pass)) passed, \(report.count(.fail)) failed, \(report.count(.skip)) skipped"
+            + (report.warned > 0 ? ", \(report.warned) with warnings" : "") + " in \(seconds(report.duration)) s"
             + " against \(report.headUnit)" + (report.driver.map { " (driver: \($0))" } ?? " (no driver)")
     }
 
@@ -46,12 +50,12 @@ public enum ConformanceTextReport {
         }
     }
 
-    /// The reason, with the difference when there is one.
+    /// The reason, with the difference when there is one, then each warning (`warning: …`).
     static func detail(_ result: ConformanceResult) -> String {
-        guard let reason = result.reason else { return "" }
-        let text = result.difference.map { "\(reason): \($0)" } ?? reason
+        var parts = result.reason.map { reason in [result.difference.map { "\(reason): \($0)" } ?? reason] } ?? []
+        parts += result.warnings.map { "warning: \($0)" }
         // One line per case: the table stays a table.
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return parts.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
     /// The slowest round trip and how many there were (`Alert 1204 ms of 3`), or empty.
