@@ -24,8 +24,11 @@ import Testing
 /// ones, from `/proc/net/tcp`), less those the gateway framed for the head unit, plus those framed
 /// but still in the head-unit link's channel. Read in the order the bytes move, so that bytes
 /// moving meanwhile make a sample smaller, never larger; stalled, nothing moves and the sample is
-/// exact (but for the client's frame headers, which it counts as the gateway's).
+/// exact (but for the client's frame headers, which it counts as the gateway's). Stalled means:
+/// the head-unit link pushed back (its write gate suspended a sender), and then the client's
+/// socket took nothing for ``stillness``, each wait ending at the socket's next step.
 ///
+/// One test at a time (`.serialized`), so that one's stream does not slow the other's.
 /// Real time (`timeScale: 1`): a head unit that reads nothing for seconds must not look dead to
 /// either side.
 @Suite(
@@ -103,7 +106,7 @@ struct StreamSlowLinkTests {
         let pause = ReadPause()
         let tap = WireTap(hooks: WireTap.Hooks(beforeRead: { await pause.waitWhilePaused() }))
         try await H.withGateway(mode: .live, timeScale: 1, through: tap) { client, _, apps in
-            try await startVideo(client)
+            try await startVideo(client, apps: apps)
             let connection = try #require(apps.session("nav").connection)
             let gate = try #require(connection.writeGate)
             let port = try #require(client.port)
@@ -144,7 +147,7 @@ struct StreamSlowLinkTests {
     }
 
     /// Creates app "nav" (NAVIGATION) and starts its video once its events say it is in FULL.
-    static func startVideo(_ client: any TestClientProtocol) async throws {
+    static func startVideo(_ client: any TestClientProtocol, apps: GatewayApps) async throws {
         try await S.createNavigationApp(client, waitForFull: false)
         // The replay from the start and the live events that follow: the simulator activates new apps.
         let levels = Mutex<[String]>([])
@@ -156,7 +159,11 @@ struct StreamSlowLinkTests {
         let seen = levels.withLock { $0 }
         try #require(seen.last == "FULL", "the app's levels: \(seen)")
         let (started, state) = try await S.request(client, .put, "/v1/apps/nav/video", [:])
-        try #require(started == .ok, "\(state.map { "\($0)" } ?? "")")
+        let level = try apps.session("nav").connection?.tracker.hmiStatus
+        try #require(
+            started == .ok,
+            "the start was refused after the events said FULL (\(seen)): \(state.map { "\($0)" } ?? ""); the link's HMI status: \(String(describing: level))"
+        )
     }
 
     /// Samples what the gateway holds at every step the client's socket makes, until the head
