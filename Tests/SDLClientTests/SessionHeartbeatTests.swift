@@ -1,6 +1,6 @@
 import HeadUnitSimulator
 import NIOCore
-import SDLClient
+@testable import SDLClient  // the session's stream data frames
 import SDLProtocol
 import Testing
 
@@ -65,6 +65,26 @@ struct SessionHeartbeatTests {
         #expect(postponed.isEmpty)
         let next = machine.timerFired(now: now + .seconds(12))
         #expect(next.first?.writtenFrames?.first?.header.messageID == 3)
+    }
+
+    @Test("Stream data does not postpone the Heartbeat: nothing answers it, so a session that only streams still hears from the head unit")
+    func streamingKeepsHeartbeats() throws {
+        let configuration = SDLSessionStateMachine.Configuration(heartbeatInterval: .seconds(5), heartbeatVersions: 3...5)
+        var (machine, _) = SDLSessionStateMachine.started(with: SessionFrames.v5ACK(), configuration: configuration, now: now)
+        for second in 1...20 {
+            let at = now + .seconds(Int64(second))
+            let frames = try machine.streamingDataFrames(ByteBuffer(repeating: 7, count: 1000), on: .video, mtu: 512, now: at)
+            #expect(frames.count == 2)
+            let actions = machine.timerFired(now: at)
+            if second % 5 == 0 {
+                let header = try #require(actions.first?.writtenFrames?.first?.header, "no Heartbeat at +\(second) s")
+                #expect(header.frameInfo == SDLControlFrameInfo.heartbeat.rawValue)
+                _ = machine.receive(SessionFrames.control(.heartbeatACK, version: 5, service: .control), now: at)
+            } else {
+                #expect(actions.isEmpty, "at +\(second) s")
+            }
+        }
+        #expect(machine.isEstablished, "a session that streamed for four intervals was lost")
     }
 
     @Test("Nothing received for three heartbeat intervals on v3 closes with linkLost")

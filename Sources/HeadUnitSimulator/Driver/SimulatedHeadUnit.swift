@@ -88,14 +88,17 @@ public final class SimulatedHeadUnit: Sendable {
     /// Applies an input to the head unit at the clock's time, wakes the timer loop when the input
     /// brought the next deadline forward, and carries out the actions.
     private func update<T>(_ body: (inout HeadUnit, NIODeadline) throws -> (T, [HeadUnitAction])) rethrows -> T {
-        let (value, actions, mustWake, streamed) = try state.withLock { driven in
+        let (value, mustWake, streamed) = try state.withLock { driven in
             let generation = driven.unit.streamGeneration
             let (value, actions) = try body(&driven.unit, clock.now())
-            return (value, actions, driven.timerLoopMustWake, driven.unit.streamGeneration != generation)
+            // Carried out under the lock, so that writes reach each app in the order the head unit
+            // made them: outside it, the timer loop could write an activation's OnHMIStatus FULL
+            // before the RegisterAppInterface response and OnHMIStatus NONE that preceded it.
+            execute(actions)
+            return (value, driven.timerLoopMustWake, driven.unit.streamGeneration != generation)
         }
         if mustWake { wakeUpSignal.ring() }
         if streamed { streamSignal.ring() }
-        execute(actions)
         return value
     }
 
@@ -144,13 +147,12 @@ public final class SimulatedHeadUnit: Sendable {
         while true {
             try Task.checkCancellation()
             timerWakeUps.add(1, ordering: .relaxed)
-            let (actions, deadline, rings) = state.withLock { driven in
-                let actions = driven.unit.advance(to: clock.now())
+            let (deadline, rings) = state.withLock { driven in
+                execute(driven.unit.advance(to: clock.now()))  // under the lock, in order (see update)
                 let deadline = driven.unit.nextDeadline
                 driven.timerLoopDeadline = .some(deadline)
-                return (actions, deadline, wakeUpSignal.rings)
+                return (deadline, wakeUpSignal.rings)
             }
-            execute(actions)
             wakeUpSignal.parked(until: deadline)
             try await sleep(until: deadline, orRingAfter: rings)
         }

@@ -73,8 +73,10 @@ extension SDLConnection {
             }.get()
             written += frames
             // The event loop runs its tasks in order: once this one ran, the batch is in the
-            // channel's buffer and its writability counts it.
-            if let channel, remaining.readableBytes > 0 {
+            // channel's buffer and its writability counts it. After the last batch too: a
+            // sender calling again at once (one call per WebSocket message or body chunk) would
+            // otherwise find the gate open while its earlier batches still wait for the loop.
+            if let channel {
                 try await channel.eventLoop.submit {}.get()
             }
         } while remaining.readableBytes > 0

@@ -54,7 +54,8 @@ extension SDLSessionStateMachine {
                 sessionID: session.parameters.sessionID, dataSize: 0, messageID: session.takeMessageID())
             frames.append(SDLFrame(header: header, payload: payload))
         }
-        if !frames.isEmpty { session.lastSent = now }
+        // Data frames do not postpone the next Heartbeat: nothing answers them, so a session that
+        // only streams would hear nothing back and lose the link to its idle timer (§d).
         update(session)
         return frames
     }
