@@ -126,7 +126,9 @@ struct HMIConnectionTests {
                     switch try await core.next() {
                     case .notification("VehicleInfo.OnVehicleData", let params): speed = params["speed"] ?? speed
                     case .notification(let method, let params) where method.hasPrefix("Buttons."):
-                        if params["name"] == "OK" { buttons.append("\(method) \(params["mode"]?.stringValue ?? "")") }
+                        // From a press's start: the replay may begin between a press and its release.
+                        guard params["name"] == "OK", !buttons.isEmpty || params["mode"] == "BUTTONDOWN" else { break }
+                        buttons.append("\(method) \(params["mode"]?.stringValue ?? "")")
                     default: break
                     }
                 }

@@ -83,11 +83,13 @@ enum RegistrationCases {
             ])
     }
 
-    /// A Show whose `alignment` is no TextAlignment: INVALID_DATA (sent unchecked by the client).
+    /// A Show whose `mainField1` is a number, not a String: INVALID_DATA (sent unchecked by the
+    /// client). Not an unknown enum value: SDL Core 8.2 drops one in an optional parameter and
+    /// answers WARNINGS (its `filterInvalidEnums`), so that newer apps work with older head units.
     static let invalidData = ConformanceCase("request.invalid", "a request the spec refuses: INVALID_DATA") { context in
         try await context.activate()
         try await context.request(
-            "Show", ["mainField1": "Invalid", "alignment": "NOWHERE"], expect: ["INVALID_DATA"], validate: false)
+            "Show", ["mainField1": 42], expect: ["INVALID_DATA"], validate: false)
     }
 
     /// A second app whose session sends a Heartbeat every 250 ms on any protocol version and
