@@ -213,6 +213,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "HTTPAPISupport",
+                "WebSocketMasking",
                 "SDLClient",
                 "SDLManagers",
                 "SDLProtocol",
@@ -256,6 +257,7 @@ let package = Package(
                 "SDLClient",
                 "SDLProtocol",
                 "SDLTransport",
+                "WebSocketMasking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -278,6 +280,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // RFC 6455 §5.3's masking a word at a time: the gateway unmasks its streaming WebSockets'
+        // frames with it, the benchmark masks its WebSocket client's frames with it.
+        .target(
+            name: "WebSocketMasking",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
@@ -481,6 +493,7 @@ let package = Package(
                 "SDLTransport",
                 "SimulatorControl",
                 "TestSupport",
+                "WebSocketMasking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -506,9 +519,11 @@ let package = Package(
             dependencies: [
                 "ProcessHarness",
                 "SDLGatewayBench",
+                "WebSocketMasking",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

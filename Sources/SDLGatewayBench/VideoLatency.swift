@@ -63,7 +63,7 @@ extension VideoScenario {
             }
             switch way {
             case .raw: try await paced { _ = try await raw.sendStream(.video, $0) }
-            default: try await webSocket { outbound in try await paced { try await outbound.write(.binary($0)) } }
+            default: try await webSocket { send in try await paced { try await send($0) } }
             }
             guard await complete.wait(for: 1, until: .now + .seconds(10)) else {
                 throw BenchFailure(

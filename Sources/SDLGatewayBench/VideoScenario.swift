@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdWSClient
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -12,7 +11,8 @@ import SDLProtocol
 /// on the simulated head unit (README "Projection"; docs/protocol.md §o), three ways:
 ///
 /// - `raw`: ``SDLAppSession/sendStream(_:_:)`` of the harness's own SDL session, one call per frame;
-/// - `ws`: one binary message per frame on the gateway app's `/v1/apps/{id}/video` WebSocket;
+/// - `ws`: one binary message per frame on the gateway app's `/v1/apps/{id}/video` WebSocket,
+///   masked as a browser masks (``MaskedWebSocketClient``);
 /// - `post`: the whole stream as the body of `POST /v1/apps/{id}/video/stream`.
 ///
 /// Each measurement brings its app to FULL through the simulator's control API, starts the video
@@ -58,9 +58,9 @@ struct VideoScenario {
         case .raw:
             for frame in payload.frames { try await raw.sendStream(.video, frame) }
         case .ws:
-            try await webSocket { outbound in
+            try await webSocket { send in
                 started.withLock { $0 = clock.now }
-                for frame in payload.frames { try await outbound.write(.binary(frame)) }
+                for frame in payload.frames { try await send(frame) }
             }
         case .post:
             let answer = try await gatewaySend(.POST, "/v1/apps/\(app)/video/stream", payload.stream)
@@ -76,16 +76,13 @@ struct VideoScenario {
         return seconds > 0 ? Double(payload.size) / 1e6 / seconds : 0
     }
 
-    /// Opens the gateway app's video WebSocket, runs `body` with its writer, closes with 1000.
-    func webSocket(_ body: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void) async throws {
-        var logger = Logger(label: "sdl-gateway-bench.video")
-        logger.logLevel = .critical
-        try await WebSocketClient.connect(
-            url: "ws://\(gateway)/v1/apps/\(app)/video", configuration: .init(maxFrameSize: 1 << 20), logger: logger
-        ) { _, outbound, _ in
-            try await body(outbound)
-            try await outbound.close(.normalClosure, reason: nil)
+    /// Opens the gateway app's video WebSocket, runs `body` with its send function (one binary
+    /// message a call, masked as a browser masks: ``MaskedWebSocketClient``), closes with 1000.
+    func webSocket(_ body: (_ send: MaskedWebSocketClient.Send) async throws -> Void) async throws {
+        guard let colon = gateway.lastIndex(of: ":"), let port = Int(gateway[gateway.index(after: colon)...]) else {
+            throw BenchFailure(description: "the gateway is host:port, got \(gateway)")
         }
+        try await MaskedWebSocketClient.connect(host: String(gateway[..<colon]), port: port, path: "/v1/apps/\(app)/video", body)
     }
 
     // MARK: The head unit and the services

@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import NIOWebSocket
 import Testing
+import WebSocketMasking
 
 @testable import Gateway
 
@@ -27,14 +28,14 @@ struct WebSocketUnmaskTests {
         [0x37, 0xFA, 0x21, 0x3D], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF], [1, 2, 3, 4], [0x80, 0x7F, 0x00, 0xC3],
     ]
 
-    /// `bytes` XOR `key` by ``WebSocketUnmask/unmask(_:into:key:indexOffset:)``, the source
+    /// `bytes` XOR `key` by `WebSocketMask.apply`, the source
     /// starting `misalignment` bytes into its allocation.
     static func unmasked(_ bytes: [UInt8], key: [UInt8], indexOffset: Int, misalignment: Int = 0) -> [UInt8] {
         let source = [UInt8](repeating: 0xEE, count: misalignment) + bytes
         var destination = [UInt8](repeating: 0, count: bytes.count + misalignment)
         source.withUnsafeBytes { source in
             destination.withUnsafeMutableBytes { destination in
-                WebSocketUnmask.unmask(
+                WebSocketMask.apply(
                     UnsafeRawBufferPointer(rebasing: source[misalignment...]),
                     into: UnsafeMutableRawBufferPointer(rebasing: destination[misalignment...]),
                     key: WebSocketMaskingKey(key)!, indexOffset: indexOffset)
@@ -49,7 +50,7 @@ struct WebSocketUnmaskTests {
         let key: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
         #expect(Self.unmasked(masked, key: key, indexOffset: 0) == Array("Hello".utf8))
         #expect(Self.unmasked(Array("Hello".utf8), key: key, indexOffset: 0) == masked)
-        let buffer = WebSocketUnmask.unmasked(ByteBuffer(bytes: masked), key: WebSocketMaskingKey(key)!, allocator: ByteBufferAllocator())
+        let buffer = WebSocketMask.masked(ByteBuffer(bytes: masked), key: WebSocketMaskingKey(key)!, allocator: ByteBufferAllocator())
         #expect(String(buffer: buffer) == "Hello")
     }
 
@@ -79,14 +80,14 @@ struct WebSocketUnmaskTests {
             let bytes = Self.pseudoRandom(count, seed: 9)
             var inPlace = bytes
             inPlace.withUnsafeMutableBytes { memory in
-                WebSocketUnmask.unmask(UnsafeRawBufferPointer(memory), into: memory, key: WebSocketMaskingKey(key)!, indexOffset: 2)
+                WebSocketMask.apply(UnsafeRawBufferPointer(memory), into: memory, key: WebSocketMaskingKey(key)!, indexOffset: 2)
             }
             #expect(inPlace == Self.reference(bytes, key: key, indexOffset: 2))
 
             var buffer = ByteBuffer(bytes: [9, 9, 9] + bytes + [9])
             buffer.moveReaderIndex(forwardBy: 3)
             let slice = buffer.readSlice(length: count)!
-            let unmasked = WebSocketUnmask.unmasked(slice, key: WebSocketMaskingKey(key)!, allocator: ByteBufferAllocator())
+            let unmasked = WebSocketMask.masked(slice, key: WebSocketMaskingKey(key)!, allocator: ByteBufferAllocator())
             #expect(Array(unmasked.readableBytesView) == Self.reference(bytes, key: key, indexOffset: 0))
             #expect(Array(slice.readableBytesView) == bytes, "the masked buffer is left as it was")
         }
