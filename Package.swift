@@ -519,7 +519,6 @@ let package = Package(
             dependencies: [
                 "ProcessHarness",
                 "SDLGatewayBench",
-                "WebSocketMasking",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
