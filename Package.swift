@@ -240,6 +240,7 @@ let package = Package(
                 "ProcessHarness",
                 "SDLClient",
                 "SDLProtocol",
+                "SDLSpec",
                 "SDLTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -474,11 +475,16 @@ let package = Package(
         .testTarget(
             name: "SDLGatewayBenchTests",
             dependencies: [
+                "HeadUnitSimulator",
                 "ProcessHarness",
+                "SDLClient",
                 "SDLGatewayBench",
+                "SDLProtocol",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
