@@ -226,8 +226,11 @@ final class PlainSDLClient {
             guard ContinuousClock.now < deadline else {
                 throw PlainSDLClientError(.timedOut, "no \(what) within \(timeout)")
             }
-            let received = inbound.writeWithUnsafeMutableBytes(minimumWritableBytes: 65_536) { bytes in
-                recv(socket, bytes.baseAddress, bytes.count, 0)
+            // recv's -1 (a timeout, a signal) is kept apart: the buffer takes only bytes written.
+            var received = 0
+            inbound.writeWithUnsafeMutableBytes(minimumWritableBytes: 65_536) { bytes in
+                received = recv(socket, bytes.baseAddress, bytes.count, 0)
+                return max(received, 0)
             }
             if received == 0 { throw PlainSDLClientError(.closed, "the head unit closed the connection while waiting for \(what)") }
             if received < 0 {
