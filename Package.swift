@@ -256,6 +256,7 @@ let package = Package(
                 "ProcessHarness",
                 "SDLClient",
                 "SDLProtocol",
+                "SDLSpec",
                 "SDLTransport",
                 "WebSocketMasking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -517,11 +518,16 @@ let package = Package(
         .testTarget(
             name: "SDLGatewayBenchTests",
             dependencies: [
+                "HeadUnitSimulator",
                 "ProcessHarness",
+                "SDLClient",
                 "SDLGatewayBench",
+                "SDLProtocol",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

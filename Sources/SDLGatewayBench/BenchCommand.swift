@@ -157,7 +157,7 @@ struct BenchCommand: AsyncParsableCommand {
         let session = SDLAppSession(configuration: sessionConfiguration, logger: logger)
         let context = BenchRun(
             plan: plan, session: session, gateway: server.stats, launcher: launcher, base: base, port: port,
-            headUnit: simulator == nil ? core : "simulator",
+            headUnit: simulator == nil ? core : "simulator", headUnitAddress: sessionConfiguration.address,
             control: controlAddress,
             throughputCapped: requestLimit == 0
                 ? nil

@@ -9,6 +9,7 @@ struct BenchReport {
     let headUnit: String
     var p50: [String: [Double]] = [:]
     var p99: [String: [Double]] = [:]
+    var p95: [String: [Double]] = [:]
     var restOverRaw: [Double] = []
     var wsOverRaw: [Double] = []
     var restOverHealth: [Double] = []
@@ -16,6 +17,14 @@ struct BenchReport {
     /// The gateway's SDL client's round trip to the head unit within a REST Show (`Server-Timing`
     /// `headunit`): against `raw`, what the gateway's session costs over a direct one.
     var headUnitShareP50: [Double] = []
+    /// Per round: the REST Show's `headunit` p50 minus the plain client's p50, in ms: what the
+    /// gateway's head-unit round trip costs over the smallest possible client (issue goal ≤ 0.1 ms
+    /// against SDL Core).
+    var headUnitOverPlain: [Double] = []
+    /// Per round: `raw` p50 over `plain` p50: what the project's SDL client adds to the round trip.
+    var rawOverPlain: [Double] = []
+    /// Why the plain client was not measured, if it was not.
+    var plainSkipped: String?
     /// Requests per second with `inFlight` at once, per scenario and round.
     var throughput: [String: [Double]] = [:]
     var inFlight = 0
@@ -35,14 +44,18 @@ struct BenchReport {
     var gatewayCPUSeconds = 0.0
     var gatewayResidentKiB = 0
 
-    static let latencyScenarios = ["raw", "rest", "ws", "health"]
+    static let latencyScenarios = ["raw", "plain", "rest", "ws", "health"]
     static let throughputScenarios = ["raw", "rest", "health"]
 
-    mutating func add(_ figures: [String: LatencySample]) {
+    /// One round's samples; `headUnitShareP50` is that round's REST `Server-Timing: headunit` p50.
+    mutating func add(_ figures: [String: LatencySample], headUnitShareP50: Double? = nil) {
         for (name, sample) in figures {
             p50[name, default: []].append(sample.p50)
+            p95[name, default: []].append(sample.p95)
             p99[name, default: []].append(sample.p99)
         }
+        if let headUnitShareP50, let plain = figures["plain"]?.p50 { headUnitOverPlain.append(headUnitShareP50 - plain) }
+        if let ratio = Self.ratio(figures["raw"]?.p50, figures["plain"]?.p50) { rawOverPlain.append(ratio) }
         if let ratio = Self.ratio(figures["rest"]?.p50, figures["raw"]?.p50) { restOverRaw.append(ratio) }
         if let ratio = Self.ratio(figures["ws"]?.p50, figures["raw"]?.p50) { wsOverRaw.append(ratio) }
         if let ratio = Self.ratio(figures["rest"]?.p50, figures["health"]?.p50) { restOverHealth.append(ratio) }
@@ -88,8 +101,17 @@ struct BenchReport {
             "rest / health p50:           \(Spread(restOverHealth).text)",
             "gateway share of REST p50:   \(Spread(gatewayShareP50).text) ms (Server-Timing gateway)",
             "head unit share of REST p50: \(Spread(headUnitShareP50).text) ms (Server-Timing headunit; compare raw p50)",
-            "",
         ]
+        if let plainSkipped {
+            lines.append("plain: not measured: \(plainSkipped)")
+        } else {
+            lines += [
+                "plain p50 / p95:             \(format(Spread(p50["plain"] ?? []).median)) / \(format(Spread(p95["plain"] ?? []).median)) ms (one blocking socket, no tasks)",
+                "head unit share − plain p50: \(Spread(headUnitOverPlain).text) ms (goal against SDL Core: ≤ 0.1)",
+                "raw / plain p50:             \(Spread(rawOverPlain).text)",
+            ]
+        }
+        lines.append("")
         if let throughputSkipped {
             lines.append("throughput: not measured: \(throughputSkipped)")
         } else if !throughput.isEmpty {
@@ -193,6 +215,10 @@ struct BenchReport {
         var rest_over_health_p50: Double
         var gateway_share_p50_ms: Double
         var headunit_share_p50_ms: Double
+        var plain_p50_ms: Double?
+        var plain_p95_ms: Double?
+        var headunit_over_plain_p50_ms: Double?
+        var raw_over_plain_p50: Double?
         var inFlight: Int
         var throughputPerSecond: [String: Spread]
         var rest_over_raw_throughput: Double?
@@ -219,6 +245,9 @@ struct BenchReport {
     var json: String {
         var notMeasured: [String] = []
         if let throughputSkipped { notMeasured.append("throughput: \(throughputSkipped)") }
+        if let plainSkipped { notMeasured.append("plain: \(plainSkipped)") }
+        let plainP50 = p50["plain"].map { Spread($0).median }
+        let plainP95 = p95["plain"].map { Spread($0).median }
         if let fanOutSkipped { notMeasured.append("fanout: \(fanOutSkipped)") }
         if let scaleSkipped { notMeasured.append("scale: \(scaleSkipped)") }
         if let skipped = video.skipped { notMeasured.append("video: \(skipped)") }
@@ -230,6 +259,9 @@ struct BenchReport {
             rest_over_raw_p50: Self.ratio(restOverRaw), ws_over_raw_p50: Self.ratio(wsOverRaw),
             rest_over_health_p50: Self.ratio(restOverHealth),
             gateway_share_p50_ms: Spread(gatewayShareP50).median, headunit_share_p50_ms: Spread(headUnitShareP50).median,
+            plain_p50_ms: plainP50.map { Spread.rounded($0, 3) }, plain_p95_ms: plainP95.map { Spread.rounded($0, 3) },
+            headunit_over_plain_p50_ms: headUnitOverPlain.isEmpty ? nil : Self.ratio(headUnitOverPlain),
+            raw_over_plain_p50: rawOverPlain.isEmpty ? nil : Self.ratio(rawOverPlain),
             inFlight: inFlight, throughputPerSecond: throughput.mapValues { Spread($0, decimals: 0) },
             rest_over_raw_throughput: throughputSkipped == nil ? Self.ratio(ratios(throughput, "rest", "raw")) : nil,
             rest_over_health_throughput: throughputSkipped == nil ? Self.ratio(ratios(throughput, "rest", "health")) : nil,

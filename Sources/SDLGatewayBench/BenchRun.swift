@@ -4,6 +4,7 @@ import NIOHTTP1
 import ProcessHarness
 import SDLClient
 import SDLProtocol
+import SDLTransport
 
 /// What a run measures and how much of it.
 struct BenchPlan: Sendable {
@@ -53,6 +54,8 @@ struct BenchRun: Sendable {
     let base: String
     let port: Int
     let headUnit: String
+    /// Where the head unit listens for apps: the plain client's (`tcp` only) and the direct session's.
+    let headUnitAddress: SDLTransportAddress
     /// The head unit's control API (`host:port`), for fan-out.
     let control: String?
     /// Why throughput would be capped by a head-unit limit, if it would.
@@ -141,40 +144,56 @@ struct BenchRun: Sendable {
         return report
     }
 
-    /// raw, rest, ws and health, one in flight, each round in another order.
+    /// raw, plain, rest, ws and health, one in flight, each round in another order. `plain`
+    /// needs a `tcp` head unit; on another transport it is left out.
     private func latency(_ report: BenchReport) async throws -> BenchReport {
         let scenarios = LatencyScenarios(samples: plan.samples, interval: .milliseconds(1000 / plan.rate))
         let warmUp = LatencyScenarios(samples: 10, interval: scenarios.interval)
         let plan = plan
         let session = session
         let port = port
+        let headUnitAddress = headUnitAddress
         return try await WebSocketRPCClient.run(base: base, app: Self.app) { call in
             var report = report
             let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
             return try await http.run { send in
+                let plain: PlainSDLClient?
+                if headUnitAddress.scheme == .tcp {
+                    plain = try PlainSDLClient(host: headUnitAddress.host, port: headUnitAddress.port)
+                    try plain?.register(SDLAppConfiguration(appName: "Bench plain", appID: "bench-plain"))
+                } else {
+                    plain = nil
+                    report.plainSkipped = "the plain client speaks tcp only, the head unit is \(headUnitAddress.scheme.rawValue)"
+                }
+                defer { plain?.close() }
                 _ = try await warmUp.raw(session)
+                if let plain { _ = try await warmUp.plain(plain) }
                 _ = try await warmUp.rest(send, app: Self.app)
                 _ = try await warmUp.ws(call)
                 _ = try await warmUp.health(send)
                 let orders = [
-                    ["raw", "rest", "ws", "health"], ["rest", "ws", "health", "raw"], ["ws", "health", "raw", "rest"],
-                    ["health", "raw", "rest", "ws"],
+                    ["raw", "plain", "rest", "ws", "health"], ["plain", "rest", "ws", "health", "raw"],
+                    ["rest", "ws", "health", "raw", "plain"], ["ws", "health", "raw", "plain", "rest"],
+                    ["health", "raw", "plain", "rest", "ws"],
                 ]
                 for round in 0..<plan.rounds {
                     var figures: [String: LatencySample] = [:]
+                    var headUnitShare: Double?
                     for name in orders[round % orders.count] {
                         switch name {
                         case "raw": figures[name] = try await scenarios.raw(session)
+                        case "plain": if let plain { figures[name] = try await scenarios.plain(plain) }
                         case "rest":
                             let (sample, shares, headUnit) = try await scenarios.rest(send, app: Self.app)
                             figures[name] = sample
                             report.gatewayShareP50.append(LatencySample(milliseconds: shares).p50)
+                            headUnitShare = headUnit.isEmpty ? nil : LatencySample(milliseconds: headUnit).p50
                             report.headUnitShareP50.append(LatencySample(milliseconds: headUnit).p50)
                         case "ws": figures[name] = try await scenarios.ws(call)
                         default: figures[name] = try await scenarios.health(send)
                         }
                     }
-                    report.add(figures)
+                    report.add(figures, headUnitShareP50: headUnitShare)
                 }
                 return report
             }

@@ -6,11 +6,12 @@ import SDLClient
 import SDLProtocol
 
 /// The latency scenarios with one request in flight: `raw` (an SDL client straight to the head
-/// unit), `rest` (the same Show through `POST /v1/apps/{id}/rpc/Show` on a keep-alive
-/// connection), `ws` (the same over the app's event WebSocket) and `health` (`GET /v1/health`
-/// on the same kind of connection: what the HTTP stack alone costs). Requests are paced so that no head-unit limit is met (SDL Core: 1,000
-/// requests per
-/// 10 s per app): a limited request would time the limit, not the path.
+/// unit), `plain` (``PlainSDLClient``: the same Show over one blocking socket, no tasks), `rest`
+/// (the same Show through `POST /v1/apps/{id}/rpc/Show` on a keep-alive connection), `ws` (the
+/// same over the app's event WebSocket) and `health` (`GET /v1/health` on the same kind of
+/// connection: what the HTTP stack alone costs). Requests are paced so that no head-unit limit is
+/// met (SDL Core: 1,000 requests per 10 s per app): a limited request would time the limit, not
+/// the path.
 struct LatencyScenarios {
     /// The Show of every scenario: two text fields.
     static func show(_ index: Int) -> SDLJSON { ["mainField1": "sdl-gateway-bench", "mainField2": .string("request \(index)")] }
@@ -26,6 +27,17 @@ struct LatencyScenarios {
         } then: { response in
             let resultCode = response.parameters["resultCode"]?.stringValue
             guard resultCode == "SUCCESS" else { throw BenchFailure(description: "raw Show answered \(resultCode ?? "?")") }
+        }
+    }
+
+    /// `samples` Shows through ``PlainSDLClient`` (one blocking socket, no tasks), one at a time:
+    /// the head-unit round trip with nothing of this project's SDL client around it.
+    func plain(_ client: PlainSDLClient) async throws -> LatencySample {
+        try await timed(paced: true) { index in
+            try client.call("Show", Self.show(index))
+        } then: { response in
+            let resultCode = response.parameters["resultCode"]?.stringValue
+            guard resultCode == "SUCCESS" else { throw BenchFailure(description: "plain Show answered \(resultCode ?? "?")") }
         }
     }
 

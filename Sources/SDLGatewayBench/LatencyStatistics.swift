@@ -21,6 +21,7 @@ struct LatencySample {
     }
 
     var p50: Double { quantile(0.5) }
+    var p95: Double { quantile(0.95) }
     var p99: Double { quantile(0.99) }
 }
 
