@@ -180,7 +180,8 @@ final class PlainSDLClient {
 
     /// The next RPC message, answering Heartbeats and dropping other control frames on the way;
     /// OnHMIStatus updates ``hmiLevel``.
-    private func readMessage(until deadline: ContinuousClock.Instant, waitingFor what: String) throws(PlainSDLClientError) -> SDLRPCMessage {
+    private func readMessage(until deadline: ContinuousClock.Instant, waitingFor what: String) throws(PlainSDLClientError) -> SDLRPCMessage
+    {
         while true {
             let frame = try readFrame(until: deadline, waitingFor: what)
             if frame.header.frameType == .control {
