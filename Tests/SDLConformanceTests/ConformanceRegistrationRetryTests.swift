@@ -32,7 +32,7 @@ struct ConformanceRegistrationRetryTests {
     }
 
     @Test(
-        "A first registration refused APPLICATION_REGISTERED_ALREADY is tried once; after a cut it is tried again for 10 s × the scale (3 s here)"
+        "A first registration refused APPLICATION_REGISTERED_ALREADY is tried once; after a cut it is tried again for 10 s × the scale"
     )
     func boundedRetry() async throws {
         try await Self.refusing { address, simulator in
