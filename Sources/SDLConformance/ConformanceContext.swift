@@ -142,7 +142,7 @@ public final class ConformanceContext: Sendable {
     ) async throws -> SDLJSON {
         let scaledTimeout = scaled(timeout)
         let options = SDLRequestOptions(
-            timeout: .nanoseconds(Int64(scaledTimeout.milliseconds * 1_000_000)), validate: validate, checkPermissions: false,
+            timeout: TimeAmount(scaledTimeout), validate: validate, checkPermissions: false,
             bulkData: bulkData.map { ByteBuffer(bytes: $0) })
         let started = ContinuousClock.now
         let response: SDLRPCMessage

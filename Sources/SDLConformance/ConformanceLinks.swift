@@ -33,7 +33,7 @@ public struct ConformanceLink: Sendable {
     public func end(timeout: Duration) async throws {
         var failure: ConformanceFailure?
         if connection.tracker.isRegistered {
-            let options = SDLRequestOptions(timeout: .nanoseconds(Int64(timeout.milliseconds * 1_000_000)), checkPermissions: false)
+            let options = SDLRequestOptions(timeout: TimeAmount(timeout), checkPermissions: false)
             do {
                 let response = try await connection.request("UnregisterAppInterface", options: options)
                 let code = response.parameters["resultCode"]?.stringValue ?? "no resultCode"

@@ -54,8 +54,10 @@ public struct ConformanceRunner: Sendable {
         self.logger = logger
     }
 
-    /// Runs `cases` in order; `progress` gets each result as it is known.
-    public func run(_ cases: [ConformanceCase], progress: @Sendable (ConformanceResult) -> Void = { _ in }) async -> ConformanceReport {
+    /// Runs `cases` in order; `progress` gets each result as it is known, with how many are done.
+    public func run(
+        _ cases: [ConformanceCase], progress: @Sendable (_ done: Int, ConformanceResult) -> Void = { _, _ in }
+    ) async -> ConformanceReport {
         let started = ContinuousClock.now
         let links = ConformanceLinks(address: address, logger: logger)
         let context = ConformanceContext(app: app, driver: driver, timeoutScale: timeoutScale, links: links, catalog: catalog)
@@ -64,8 +66,8 @@ public struct ConformanceRunner: Sendable {
             var results: [ConformanceResult] = []
             for conformanceCase in cases {
                 let result = await run(conformanceCase, in: context)
-                progress(result)
                 results.append(result)
+                progress(results.count, result)
             }
             // The run's end is no case: an UnregisterAppInterface left unanswered here fails nothing.
             try? await context.closeLink()

@@ -8,7 +8,6 @@ import SDLConformance
 import SDLTransport
 import ServiceLifecycle
 import SimulatorControl
-import Synchronization
 
 /// `sdl-gateway check`: conformance cases modelled on sdl_atf's Smoke set, run against a head
 /// unit (SDL Core, the simulator) as one SDL app of the project's own client, with the driver's
@@ -120,10 +119,8 @@ struct CheckCommand: AsyncParsableCommand {
         // the table goes to standard output at the end either way.
         let showsProgress = isatty(STDERR_FILENO) == 1
         let total = cases.count
-        let counter = ProgressCounter()
-        return await runner.run(cases) { result in
+        return await runner.run(cases) { done, result in
             guard showsProgress else { return }
-            let done = counter.next()
             FileHandle.standardError.write(Data("[\(done)/\(total)] \(result.id): \(result.outcome.rawValue)\n".utf8))
         }
     }
@@ -186,18 +183,6 @@ struct CheckCommand: AsyncParsableCommand {
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
             return report
-        }
-    }
-}
-
-/// Counts the cases done, for the progress lines.
-private final class ProgressCounter: Sendable {
-    private let count = Mutex(0)
-
-    func next() -> Int {
-        count.withLock {
-            $0 += 1
-            return $0
         }
     }
 }

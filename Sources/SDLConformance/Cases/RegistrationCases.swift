@@ -106,8 +106,7 @@ enum RegistrationCases {
         app.appHMIType = ["DEFAULT"]
         let interval = context.scaled(.milliseconds(250))
         let session = SDLSessionStateMachine.Configuration(
-            heartbeatInterval: .nanoseconds(Int64(interval.milliseconds * 1_000_000)), heartbeatVersions: 1...5,
-            idleTimeout: .after(.nanoseconds(Int64(interval.milliseconds * 3_000_000))))
+            heartbeatInterval: TimeAmount(interval), heartbeatVersions: 1...5, idleTimeout: .after(TimeAmount(interval * 3)))
         let link = try await context.openExtraLink(app, session: session)
         do {
             try await Task.sleep(for: interval * 8)
