@@ -1,9 +1,10 @@
 import SDLProtocol
 import Synchronization
 
-/// Every notification the head unit sent the app under test, in order, and the cases waiting for
-/// one. A case takes a ``mark()`` before it acts and waits for a notification after the mark, so
-/// one that arrives before the wait begins is not missed.
+/// The notifications the head unit sent the app under test, in order (the latest
+/// ``capacity``: a head unit that floods them does not grow the check's memory), and the cases
+/// waiting for one. A case takes a ``mark()`` before it acts and waits for a notification after
+/// the mark, so one that arrives before the wait begins is not missed.
 final class ConformanceInbox: Sendable {
     struct Notification: Sendable {
         var name: String
@@ -18,25 +19,35 @@ final class ConformanceInbox: Sendable {
     }
 
     private struct State: Sendable {
+        /// The latest notifications; the first of them is number `dropped`.
         var received: [Notification] = []
+        var dropped = 0
         var waiters: [Int: Waiter] = [:]
         var nextWaiter = 0
-        /// Waiters cancelled before they were added.
-        var cancelled: Set<Int> = []
+
+        var count: Int { dropped + received.count }
     }
+
+    /// How many notifications are kept for a wait that begins after them.
+    static let capacity = 4096
 
     private let state = Mutex(State())
 
     /// How many notifications came so far.
     func mark() -> Int {
-        state.withLock { $0.received.count }
+        state.withLock { $0.count }
     }
 
     /// Records one notification and wakes the waiters it matches.
     func record(_ name: String, _ parameters: SDLJSON) {
         let woken = state.withLock { state -> [(CheckedContinuation<SDLJSON, any Error>)] in
             state.received.append(Notification(name: name, parameters: parameters))
-            let index = state.received.count - 1
+            if state.received.count > Self.capacity {
+                let excess = state.received.count - Self.capacity
+                state.received.removeFirst(excess)
+                state.dropped += excess
+            }
+            let index = state.count - 1
             var woken: [CheckedContinuation<SDLJSON, any Error>] = []
             for (id, waiter) in state.waiters where waiter.name == name && waiter.after <= index && waiter.matches(parameters) {
                 state.waiters[id] = nil
@@ -57,8 +68,10 @@ final class ConformanceInbox: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SDLJSON, any Error>) in
                 let found = state.withLock { state -> Result<SDLJSON, any Error>? in
-                    if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
-                    if let hit = state.received.dropFirst(mark).first(where: { $0.name == name && matches($0.parameters) }) {
+                    // Checked under the lock the cancellation handler takes: one of the two sees the other.
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    let kept = state.received.dropFirst(max(0, mark - state.dropped))
+                    if let hit = kept.first(where: { $0.name == name && matches($0.parameters) }) {
                         return .success(hit.parameters)
                     }
                     state.waiters[id] = Waiter(name: name, after: mark, matches: matches, continuation: continuation)
@@ -67,14 +80,7 @@ final class ConformanceInbox: Sendable {
                 if let found { continuation.resume(with: found) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let waiter = state.waiters.removeValue(forKey: id) else {
-                    state.cancelled.insert(id)
-                    return nil
-                }
-                return waiter
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
         }
     }
 }
