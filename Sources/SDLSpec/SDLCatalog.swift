@@ -12,10 +12,12 @@ public struct SDLCatalog: Sendable, Hashable, Codable {
     public var date: String?
     /// Every top-level `<function>`, in document order.
     public var functions: [SDLFunction] {
-        didSet { index = Self.makeIndex(functions) }
+        didSet { index = Self.makeIndex(functions, enums: enums) }
     }
     /// Every top-level `<enum>`, by name (FunctionID included).
-    public var enums: [String: SDLEnum]
+    public var enums: [String: SDLEnum] {
+        didSet { index = Self.makeIndex(functions, enums: enums) }
+    }
     /// Every top-level `<struct>`, by name.
     public var structs: [String: SDLStruct]
 
@@ -32,9 +34,13 @@ public struct SDLCatalog: Sendable, Hashable, Codable {
     private struct Index: Hashable, Sendable {
         var byName: [Key: Int] = [:]
         var byID: [IDKey: Int] = [:]
+        /// Enum FunctionID both ways (``functionIDTable``): looked up for every message sent and
+        /// received, so built once, not per lookup.
+        var functionIDs: [String: UInt32] = [:]
+        var functionNames: [UInt32: String] = [:]
     }
 
-    /// Derived from `functions`; equal catalogs have equal indexes.
+    /// Derived from `functions` and `enums`; equal catalogs have equal indexes.
     private var index: Index
 
     public init(
@@ -47,11 +53,18 @@ public struct SDLCatalog: Sendable, Hashable, Codable {
         self.functions = functions
         self.enums = enums
         self.structs = structs
-        self.index = Self.makeIndex(functions)
+        self.index = Self.makeIndex(functions, enums: enums)
     }
 
-    private static func makeIndex(_ functions: [SDLFunction]) -> Index {
+    private static func makeIndex(_ functions: [SDLFunction], enums: [String: SDLEnum]) -> Index {
         var index = Index()
+        for element in enums["FunctionID"]?.elements ?? [] {
+            guard let value = element.value, let id = UInt32(exactly: value) else { continue }
+            let name = element.name.hasSuffix("ID") ? String(element.name.dropLast(2)) : element.name
+            index.functionIDs[name] = id
+            // The first name of a number in document order, should the spec give a number twice.
+            if index.functionNames[id] == nil { index.functionNames[id] = name }
+        }
         for (position, function) in functions.enumerated() {
             index.byName[Key(name: function.name, messageType: function.messageType)] =
                 index.byName[Key(name: function.name, messageType: function.messageType)] ?? position
@@ -105,6 +118,10 @@ public struct SDLCatalog: Sendable, Hashable, Codable {
         }
         return function
     }
+
+    /// The elements of enum FunctionID by name (``functionIDTable``) and by number.
+    var functionIDsByName: [String: UInt32] { index.functionIDs }
+    var functionNamesByID: [UInt32: String] { index.functionNames }
 
     /// The distinct FunctionID numbers used by the functions.
     public var functionIDs: Set<UInt32> { Set(functions.map(\.functionID)) }

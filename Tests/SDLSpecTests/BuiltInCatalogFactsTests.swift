@@ -31,6 +31,21 @@ struct BuiltInCatalogFactsTests {
         }
     }
 
+    @Test("FunctionID both ways for every element; a changed FunctionID enum changes the table")
+    func functionIDBothWays() throws {
+        var catalog = catalog
+        for (name, id) in catalog.functionIDTable {
+            #expect(catalog.functionName(forID: id) == name, "\(id)")
+        }
+        #expect(catalog.functionName(forID: 42) == nil)
+        var functionID = try #require(catalog.enums["FunctionID"])
+        functionID.elements.append(SDLEnum.Element(name: "Unused42ID", value: 42))
+        catalog.enums["FunctionID"] = functionID
+        #expect(catalog.functionName(forID: 42) == "Unused42")
+        #expect(catalog.functionID(named: "Unused42") == 42)
+        #expect(catalog.functionIDTable.count == 93)
+    }
+
     @Test("Lookups by name and by id; GenericResponse has only a response")
     func lookups() throws {
         let register = try #require(catalog.function(named: "RegisterAppInterface", messageType: .request))
