@@ -5,8 +5,10 @@
 public struct SDLCompactJSON: Sendable, Hashable {
     public let bytes: [UInt8]
 
+    /// A large text equal to one kept before shares its storage (``SDLJSONInterning``): every
+    /// app's log and ring holds the head unit's capabilities, once.
     public init(_ value: SDLJSON) {
-        bytes = value.serializedBytes()
+        bytes = SDLJSONInterning.shared.interned(value.serializedBytes())
     }
 
     /// The value, parsed again (keys come back sorted; integral numbers as written).

@@ -93,7 +93,7 @@ extension ByteBuffer {
         var parameters = SDLJSON.emptyObject
         if jsonSize > 0 {
             do {
-                parameters = try SDLJSON.parse(json, maximumDepth: maximumJSONDepth)
+                parameters = try SDLJSONInterning.shared.parsed(json, maximumDepth: maximumJSONDepth)
             } catch {
                 var shifted = error
                 shifted.offset = SDLRPCMessage.binaryHeaderSize + (error.offset ?? 0)
