@@ -49,6 +49,14 @@ public enum SDLTransportClient {
         case notUpgraded(NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>)
     }
 
+    /// The reads of a head-unit link. NIO keeps a connection's read buffers for its next reads
+    /// (one per read of a loop turn, `maxMessagesPerRead`, 4 by default), each at the size its
+    /// adaptive allocator last reached (up to 64 KiB by default): after the RegisterAppInterface
+    /// response with SDL Core's capabilities (33 KB), every idle app session held about 26 KB of
+    /// them. One read per turn of at most 8 KiB keeps that at one buffer: the head unit's side
+    /// of a session is small messages, and a large one arrives in a few more reads.
+    static let receiveAllocator = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 8 << 10)
+
     /// Connects to `address` and returns its byte channel. Throws
     /// ``SDLTransportError/Code/webSocketUpgradeRefused`` when a WebSocket server does not switch
     /// protocols, ``SDLTransportError/Code/tlsConfigurationFailed`` for an unusable TLS
@@ -60,6 +68,8 @@ public enum SDLTransportClient {
         let bootstrap = ClientBootstrap(group: configuration.eventLoopGroup)
             .channelOption(.socketOption(.so_keepalive), value: 1)
             .channelOption(.connectTimeout, value: configuration.connectTimeout)
+            .channelOption(.recvAllocator, value: receiveAllocator)
+            .channelOption(.maxMessagesPerRead, value: 1)
         switch address.scheme {
         case .tcp:
             return try await bootstrap.connect(host: address.host, port: address.port) { channel in

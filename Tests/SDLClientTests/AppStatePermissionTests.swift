@@ -125,4 +125,28 @@ struct AppStatePermissionTests {
         #expect(tracker.permissions == nil)
         #expect(Self.refusal { () throws(SDLClientError) in try tracker.preflight(function: "Slider", hmiLevel: "NONE") } == nil)
     }
+
+    @Test("Apps given the same first table get equal tables; another first table is not mixed up with it; a merge after it still merges")
+    func sharedFirstTable() {
+        var first = SDLPermissionTable()
+        first.apply(Self.base4)
+        var second = SDLPermissionTable()
+        second.apply(Self.base4)
+        #expect(first == second)
+        #expect(second.items.count == 5)
+        let other: SDLJSON = ["permissionItem": [["rpcName": "Speak", "hmiPermissions": ["allowed": ["FULL"], "userDisallowed": []]]]]
+        var third = SDLPermissionTable()
+        third.apply(other)
+        #expect(Set(third.items.keys) == ["Speak"])
+        var fourth = SDLPermissionTable()
+        fourth.apply(Self.base4)
+        #expect(fourth == first)
+        fourth.apply(other)
+        #expect(fourth.items.count == 6)
+        #expect(first.items.count == 5)
+        var encrypted = SDLPermissionTable()
+        encrypted.apply(["requireEncryption": true, "permissionItem": Self.base4["permissionItem"]!])
+        #expect(encrypted.requireEncryption == true)
+        #expect(encrypted.items == first.items)
+    }
 }

@@ -1,4 +1,5 @@
 import SDLProtocol
+import Synchronization
 
 /// What the head unit's policy allows the app, from OnPermissionsChange (MOBILE_API.xml 8.0.0,
 /// FunctionID 32776: `permissionItem` is an array of `PermissionItem {rpcName, hmiPermissions
@@ -44,6 +45,13 @@ public struct SDLPermissionTable: Sendable, Hashable {
 
     /// Items by `rpcName`.
     public var items: [String: Item]
+
+    /// The last table made from an empty one, and what made it: every app of a head unit gets
+    /// the same first table (the policy's, about 200 items), and with ``SDLJSONInterning`` the
+    /// same parameters value, whose comparison then stops at its shared storage. The apps then
+    /// share one copy of the items instead of 19 KB each (issue "Performance", what each session
+    /// keeps).
+    private static let lastFromEmpty = Mutex<(parameters: SDLJSON, items: [String: Item])?>(nil)
     /// The notification-level `requireEncryption`, if it was sent.
     public var requireEncryption: Bool?
 
@@ -56,6 +64,12 @@ public struct SDLPermissionTable: Sendable, Hashable {
     /// HMI level names are ignored.
     public mutating func apply(_ parameters: SDLJSON) {
         if let flag = parameters["requireEncryption"]?.boolValue { requireEncryption = flag }
+        let fromEmpty = items.isEmpty
+        if fromEmpty, let shared = Self.lastFromEmpty.withLock({ $0 }), shared.parameters == parameters {
+            items = shared.items
+            return
+        }
+        defer { if fromEmpty { Self.lastFromEmpty.withLock { [items] in $0 = (parameters, items) } } }
         for entry in parameters["permissionItem"]?.arrayValue ?? [] {
             guard let name = entry["rpcName"]?.stringValue else { continue }
             func levels(_ key: String) -> Set<SDLHMILevel> {
