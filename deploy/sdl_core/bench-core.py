@@ -16,11 +16,10 @@ that throughput is measured (the bench then passes `--core-request-limit 0`), th
 line is `BENCH {json}`. Exit status: the bench's. Needs no network beyond 127.0.0.1.
 """
 import os
-import socket
 import subprocess
 import sys
 
-from core_check import CoreRun, free_port, set_ini, wait_for
+from core_check import CoreRun, free_port, set_ini, wait_for_port
 
 
 def bin_dir(arguments):
@@ -44,7 +43,7 @@ def main(arguments):
     try:
         core.start_core()
         core.start("hmi", [gateway, "hmi", "--core-hmi", "ws://127.0.0.1:8087", "--control", f"127.0.0.1:{control}", "--auto-activate"])
-        wait_for("the headless HMI's control API", lambda: socket.create_connection(("127.0.0.1", control), timeout=1).close() or True)
+        wait_for_port("the headless HMI's control API", control)
         command = [bench, "--core", "tcp://127.0.0.1:12345", "--control", f"127.0.0.1:{control}", "--core-request-limit", "0"] + bench_options
         print("$ " + " ".join(["sdl-gateway-bench"] + command[1:]), flush=True)
         status = subprocess.run(command, timeout=int(os.environ.get("BENCH_TIMEOUT", "1200"))).returncode

@@ -36,6 +36,11 @@ def wait_for(what, predicate, timeout=30.0, interval=0.1):
     raise SystemExit(f"FAIL {what}: not within {timeout} s (last: {last})")
 
 
+def wait_for_port(what, port, timeout=30.0):
+    """Until something accepts connections on 127.0.0.1:`port` (see wait_for)."""
+    wait_for(what, lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close() or True, timeout=timeout)
+
+
 def http(method, url, body=None, token=None, timeout=15, raw=None, content_type="application/json"):
     """(status, parsed JSON or None); `raw` bytes are sent as they are instead of `body`."""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
@@ -127,7 +132,7 @@ class CoreRun:
     def start_core(self):
         environment = dict(os.environ, LD_LIBRARY_PATH=f"{self.run}:{os.path.join(self.prefix, 'lib')}")
         self.start("core", ["./smartDeviceLinkCore", "smartDeviceLink.ini"], cwd=self.run, env=environment)
-        wait_for("Core's app port 12345", lambda: socket.create_connection(("127.0.0.1", 12345), timeout=1).close() or True, timeout=60)
+        wait_for_port("Core's app port 12345", 12345, timeout=60)
 
     def stop(self):
         for process in reversed(self.processes):
