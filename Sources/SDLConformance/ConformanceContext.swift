@@ -123,6 +123,12 @@ public final class ConformanceContext: Sendable {
 
     // MARK: Requests
 
+    /// The codes whose `success` must be false (Result enum: INVALID_DATA, INVALID_ID, REJECTED,
+    /// DISALLOWED, GENERIC_ERROR and APPLICATION_NOT_REGISTERED are failures; SUCCESS is success).
+    static let failureCodes: Set<String> = [
+        "INVALID_DATA", "INVALID_ID", "REJECTED", "DISALLOWED", "GENERIC_ERROR", "APPLICATION_NOT_REGISTERED",
+    ]
+
     /// Sends `function` on the app's link and checks its response: valid against the spec and
     /// with a `resultCode` among `expect`. Returns the response's parameters.
     @discardableResult
@@ -167,12 +173,9 @@ public final class ConformanceContext: Sendable {
                 .unexpected, "\(function) answered \(code)", expected: "resultCode \(expect.sorted().joined(separator: " or "))",
                 got: Self.outcome(of: response.parameters))
         }
-        // `success` agrees with the code where the spec leaves no doubt (Result enum: SUCCESS is
-        // success; INVALID_DATA, INVALID_ID, REJECTED, DISALLOWED, GENERIC_ERROR are not).
-        let failureCodes: Set<String> = [
-            "INVALID_DATA", "INVALID_ID", "REJECTED", "DISALLOWED", "GENERIC_ERROR", "APPLICATION_NOT_REGISTERED",
-        ]
-        if let success = response.parameters["success"]?.boolValue, code == "SUCCESS" ? !success : (failureCodes.contains(code) && success)
+        // `success` agrees with the code where the spec leaves no doubt.
+        if let success = response.parameters["success"]?.boolValue,
+            code == "SUCCESS" ? !success : (Self.failureCodes.contains(code) && success)
         {
             throw ConformanceFailure(
                 .unexpected, "\(function) answered success \(success) with \(code)", expected: "success \(!success) with \(code)",

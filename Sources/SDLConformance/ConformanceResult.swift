@@ -24,6 +24,11 @@ public struct ConformanceResult: Sendable, Hashable {
     public var failureCode: String?
     /// "expected X, got Y" when the failure is a difference.
     public var difference: String?
+    /// The reason, with the difference after it when there is one (what every report prints).
+    public var message: String? {
+        let parts = [reason, difference].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ": ")
+    }
     public var duration: Duration
     /// Every request the case made, in order.
     public var roundTrips: [ConformanceRoundTrip]

@@ -50,7 +50,7 @@ struct ConformanceRegistrationRetryTests {
                 #expect(result.failureCode == "link")
                 #expect(result.reason?.contains("APPLICATION_REGISTERED_ALREADY") == true, "\(result)")
             }
-            // Again and again (every 250 ms × the scale), and only within the scaled 10 s.
+            // Again and again (every 250 ms), and only within the scaled 10 s.
             #expect(Self.registrations(simulator) > 2, "after a cut the registration is tried again")
             #expect(afterCut.duration >= .seconds(9), "\(afterCut.duration)")
         }

@@ -19,8 +19,6 @@ enum RegistrationCases {
         return function?.parameters.first { $0.name == name }?.isDeprecated ?? false
     }
 
-    static let all = [register, hmiFull, changeRegistration, invalidData, heartbeat, resumption]
-
     /// RegisterAppInterface with every parameter (name, TTS name, VR synonyms, media screen name,
     /// HMI types, colour schemes, device info): SUCCESS, a response the spec accepts with the
     /// capabilities, then OnHMIStatus NONE and OnPermissionsChange.

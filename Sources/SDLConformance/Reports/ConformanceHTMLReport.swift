@@ -41,7 +41,7 @@ public enum ConformanceHTMLReport {
                     ? "" : " <span class=\"warn\">(\(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s"))</span>")
                 + "</td>"
                 + "<td class=\"time\">\(e(ConformanceTextReport.milliseconds(result.duration)))</td>"
-                + "<td>\(e(result.reason.map { reason in result.difference.map { "\(reason): \($0)" } ?? reason } ?? ""))"
+                + "<td>\(e(result.message ?? ""))"
                 + result.warnings.map { "<div class=\"warn\">warning: \(e($0))</div>" }.joined()
                 + "</td><td>\(tripCell)</td></tr>\n"
         }

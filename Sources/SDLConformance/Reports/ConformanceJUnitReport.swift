@@ -33,9 +33,8 @@ public enum ConformanceJUnitReport {
             case .pass:
                 break
             case .fail:
-                let message = [result.reason, result.difference].compactMap { $0 }.joined(separator: ": ")
                 xml +=
-                    "      <failure type=\"\(e(result.failureCode ?? "error"))\" message=\"\(e(message))\">\(e(result.title))</failure>\n"
+                    "      <failure type=\"\(e(result.failureCode ?? "error"))\" message=\"\(e(result.message ?? ""))\">\(e(result.title))</failure>\n"
             case .skip:
                 xml += "      <skipped message=\"\(e(result.reason ?? ""))\"/>\n"
             }

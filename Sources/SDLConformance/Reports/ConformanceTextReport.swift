@@ -52,7 +52,7 @@ public enum ConformanceTextReport {
 
     /// The reason, with the difference when there is one, then each warning (`warning: …`).
     static func detail(_ result: ConformanceResult) -> String {
-        var parts = result.reason.map { reason in [result.difference.map { "\(reason): \($0)" } ?? reason] } ?? []
+        var parts = result.message.map { [$0] } ?? []
         parts += result.warnings.map { "warning: \($0)" }
         // One line per case: the table stays a table.
         return parts.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
