@@ -187,8 +187,9 @@ struct BenchRun: Sendable {
                             let (sample, shares, headUnit) = try await scenarios.rest(send, app: Self.app)
                             figures[name] = sample
                             report.gatewayShareP50.append(LatencySample(milliseconds: shares).p50)
-                            headUnitShare = headUnit.isEmpty ? nil : LatencySample(milliseconds: headUnit).p50
-                            report.headUnitShareP50.append(LatencySample(milliseconds: headUnit).p50)
+                            let headUnitP50 = LatencySample(milliseconds: headUnit).p50
+                            headUnitShare = headUnit.isEmpty ? nil : headUnitP50
+                            report.headUnitShareP50.append(headUnitP50)
                         case "ws": figures[name] = try await scenarios.ws(call)
                         default: figures[name] = try await scenarios.health(send)
                         }
