@@ -17,6 +17,9 @@ public final class ReadPause: Sendable {
     /// Stops the reader before its next read.
     public func pause() { state.withLock { $0.paused = true } }
 
+    /// How many readers wait now.
+    public var waiting: Int { state.withLock { $0.resumers.count } }
+
     /// Lets the reader read again.
     public func resume() {
         let resumers = state.withLock { state in
