@@ -72,13 +72,17 @@ struct JSONInterningTests {
 
     @Test("RPC messages decode large parameters through the shared table")
     func rpcDecoding() throws {
-        let parameters: SDLJSON = ["capabilities": .string(String(repeating: "c", count: 8192))]
+        // Text no other test sends, so that only this decoding can have kept it.
+        let parameters: SDLJSON = ["capabilities": .string("\(UInt64.random(in: 0 ... .max))" + String(repeating: "c", count: 8192))]
         var buffer = ByteBuffer()
         buffer.writeSDLRPCMessage(SDLRPCMessage(rpcType: .response, functionID: 1, correlationID: 1, parameters: parameters))
+        let text = parameters.serializedBytes()
+        #expect(!SDLJSONInterning.shared.keeps(text))
         let hitsBefore = SDLJSONInterning.shared.hits
         var first = buffer
         var second = buffer
         #expect(try first.readSDLRPCMessage().parameters == parameters)
+        #expect(SDLJSONInterning.shared.keeps(text))
         #expect(try second.readSDLRPCMessage().parameters == parameters)
         #expect(SDLJSONInterning.shared.hits > hitsBefore)
     }

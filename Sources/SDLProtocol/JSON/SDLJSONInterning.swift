@@ -50,6 +50,9 @@ public final class SDLJSONInterning: Sendable {
     /// How many lookups found their value already kept.
     public var hits: Int { state.withLock { $0.hits } }
 
+    /// Whether a value of exactly these bytes is kept.
+    public func keeps(_ bytes: [UInt8]) -> Bool { state.withLock { $0.entries[bytes] != nil } }
+
     /// How many values are kept, and their bytes of text.
     public var kept: (entries: Int, bytes: Int) { state.withLock { ($0.entries.count, $0.bytes) } }
 
