@@ -134,4 +134,13 @@ public struct BenchFailure: Error, CustomStringConvertible {
     public init(description: String) {
         self.description = description
     }
+
+    /// Runs `body`; an error it throws comes back as a failure that names `step` first.
+    public static func naming<Result>(_ step: String, _ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch {
+            throw BenchFailure(description: "\(step): \(error)")
+        }
+    }
 }

@@ -88,10 +88,15 @@ extension BenchRun {
         let interval = Duration.seconds(1) / plan.videoLatencyRate
         for round in 0..<plan.rounds {
             for way in orders[round % orders.count] {
-                throughput[way.rawValue, default: []].append(try await scenario.throughput(way, throughputPayload))
+                let figure = try await BenchFailure.naming("video \(way) throughput, round \(round + 1)") {
+                    try await scenario.throughput(way, throughputPayload)
+                }
+                throughput[way.rawValue, default: []].append(figure)
             }
             for way in round % 2 == 0 ? [VideoScenario.Way.raw, .ws] : [.ws, .raw] {
-                let delays = try await scenario.latency(way, latencyPayload, interval: interval, warmUp: videoWarmUp)
+                let delays = try await BenchFailure.naming("video \(way) latency, round \(round + 1)") {
+                    try await scenario.latency(way, latencyPayload, interval: interval, warmUp: videoWarmUp)
+                }
                 latency[way.rawValue, default: []].append(LatencySample(delays))
             }
         }

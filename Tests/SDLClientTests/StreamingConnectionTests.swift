@@ -156,6 +156,45 @@ struct StreamingConnectionTests {
         }
     }
 
+    @Test(
+        "forwardStream does not suspend: on a slow link it answers false once the channel is full, calls back when it drained, and every byte arrives in order"
+    )
+    func forwardStreamHoldsBack() async throws {
+        try await Self.withStreamingConnection(answer: .ack(mtu: 32_768)) { connection, unit in
+            _ = try await connection.startStreaming(.video, format: nil)
+            let stream = Self.pattern(24 << 20, seed: 10)
+            unit.pause()
+            let piece = 16 * 1024
+            var offset = 0
+            var full = false
+            var holds = 0
+            while offset < stream.readableBytes {
+                let bytes = stream.getSlice(at: offset, length: min(piece, stream.readableBytes - offset))!
+                offset += bytes.readableBytes
+                let (ready, whenReady) = AsyncStream<Void>.makeStream()
+                guard try !connection.forwardStream(.video, bytes, whenReady: { whenReady.yield() }) else { continue }
+                holds += 1
+                // Held back because the link is full, not only because the loop had not taken
+                // the last pieces yet: its channel is over NIO's high-water mark (64 KiB).
+                let buffered = try await connection.bufferedWritableBytes()
+                if !full, buffered > 64 * 1024 {
+                    full = true
+                    // The high-water mark, the bytes let be in flight, one piece, frame headers.
+                    let bound = 64 * 1024 + SDLConnection.forwardedBytesInFlight + piece + 64 * 12
+                    #expect(buffered <= bound, "the channel holds \(buffered) bytes")
+                    #expect(offset < stream.readableBytes, "everything went into a link that reads nothing")
+                    unit.resume()
+                }
+                var iterator = ready.makeAsyncIterator()
+                await iterator.next()
+            }
+            #expect(full, "the link never filled (held back \(holds) times)")
+            await unit.waitForPayload(.video, count: stream.readableBytes)
+            #expect(unit.payload(.video) == stream)
+            #expect(connection.writeGate.map(\.suspensions) ?? 0 >= holds)
+        }
+    }
+
     @Test("A lost link ends a started stream with an event, and a waiting sendStream fails")
     func linkLost() async throws {
         try await Self.withStreamingConnection(answer: .ack(mtu: 32_768)) { connection, unit in

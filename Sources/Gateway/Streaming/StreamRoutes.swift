@@ -175,21 +175,30 @@ struct StreamRoutes: Sendable {
     /// Each binary message is sent on, as the service's one sender; a text message closes with
     /// 1003 (unsupported data), the service's end with 1000 and its reason. The claim ends before
     /// the close is sent, so that a client that saw the close can send again at once. The frames
-    /// are unmasked word by word as they are decoded (``WebSocketUnmask``).
+    /// are unmasked word by word as they are decoded (``WebSocketUnmask``) and handed to the
+    /// head-unit link on the connection's event loop (``WebSocketStreamForwarder``); the messages
+    /// that reached Hummingbird before the forwarder was there are sent here, up to its marker.
     func webSocket(
         _ service: SDLStreamingService, app id: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
         on channel: any Channel
     ) async throws {
         let session = try apps.session(id)
         await WebSocketUnmask.install(on: channel)
+        let forwarder = await WebSocketStreamForwarder.install(on: channel) { bytes, whenReady in
+            try session.forwardStream(service, bytes, whenReady: whenReady)
+        }
         let close: (code: WebSocketErrorCode, reason: String)?
         do {
             close = try await senders.withClaim(.webSocket, app: id, service, on: channel) {
                 for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
-                    guard case .binary(let bytes) = message else {
+                    switch message {
+                    case .binary(let bytes):
+                        try await session.sendStream(service, bytes)
+                    case .text(let text) where text == forwarder?.marker:
+                        forwarder?.start()
+                    case .text:
                         return (.unacceptableData, "send the encoded stream as binary messages")
                     }
-                    try await session.sendStream(service, bytes)
                 }
                 return nil
             }

@@ -61,16 +61,7 @@ extension SDLConnection {
             try await gate.waitUntilWritable()
             let framesPerBatch = max(1, Self.streamBatchBytes / mtu)
             let batch = remaining.readSlice(length: min(remaining.readableBytes, framesPerBatch * mtu))!
-            let (channel, frames) = try perform { state, now -> (Result<((any Channel)?, Int), SDLClientError>, [Machine.Action]) in
-                do throws(SDLClientError) {
-                    let frames = try state.machine.streamFrames(service, batch, now: now)
-                    guard let link = state.link else { return (.success((nil, 0)), []) }
-                    if !frames.isEmpty { write(frames, to: link.channel) }
-                    return (.success((link.channel, frames.count)), [])
-                } catch {
-                    return (.failure(error), [])
-                }
-            }.get()
+            let (channel, frames) = try writeStream(service, batch)
             written += frames
             // The event loop runs its tasks in order: once this one ran, the batch is in the
             // channel's buffer and its writability counts it. After the last batch too: a
@@ -81,6 +72,58 @@ extension SDLConnection {
             }
         } while remaining.readableBytes > 0
         return written
+    }
+
+    /// Frames `bytes` on the started service and hands them to the link's channel at once: the
+    /// channel written to (nil when the link is gone) and how many data frames. Throws
+    /// ``SDLClientError/Code/streamingNotStarted`` when the service is not started. The caller
+    /// bounds what it hands over (``sendStream(_:_:)`` waits for the loop after each batch).
+    /// `afterwards` runs once whatever happens: on the link's loop after the frames, else at once.
+    func writeStream(
+        _ service: SDLStreamingService, _ bytes: ByteBuffer, afterwards: (@Sendable () -> Void)? = nil
+    ) throws(SDLClientError) -> ((any Channel)?, Int) {
+        try perform { state, now -> (Result<((any Channel)?, Int), SDLClientError>, [Machine.Action]) in
+            do throws(SDLClientError) {
+                let frames = try state.machine.streamFrames(service, bytes, now: now)
+                guard let link = state.link, !frames.isEmpty else {
+                    afterwards?()
+                    return (.success((state.link?.channel, 0)), [])
+                }
+                write(frames, to: link.channel, afterwards: afterwards)
+                return (.success((link.channel, frames.count)), [])
+            } catch {
+                afterwards?()
+                return (.failure(error), [])
+            }
+        }.get()
+    }
+
+    /// The most stream bytes ``forwardStream(_:_:whenReady:)`` lets be on their way to the
+    /// link's event loop before it asks its caller to wait.
+    public static let forwardedBytesInFlight = 2 * streamBatchBytes
+
+    /// Sends `bytes` as data frames on the started service, in order, without suspending: for a
+    /// sender that runs on an event loop and stops reading its own source instead (the gateway's
+    /// streaming WebSocket, README "Projection"). The frames go to the link's event loop at
+    /// once; true when the caller may hand over more now. False when the link is not writable or
+    /// more than ``forwardedBytesInFlight`` bytes have not reached its loop yet: the caller
+    /// holds back, and `whenReady` is called once, from any thread, when it may go on (or when
+    /// the link is gone, and the next call throws). So a slow link holds at most its channel's
+    /// high-water mark, ``forwardedBytesInFlight`` and what the caller had read.
+    ///
+    /// Throws ``SDLClientError/Code/streamingNotStarted`` when the service is not started (or the
+    /// head unit ended it), ``SDLClientError/Code/notConnected`` when the link is gone.
+    public func forwardStream(
+        _ service: SDLStreamingService, _ bytes: ByteBuffer, whenReady: @escaping @Sendable () -> Void
+    ) throws(SDLClientError) -> Bool {
+        let (gate, _) = try streamLink(service)
+        let count = bytes.readableBytes
+        gate.handOver(count)
+        let (channel, _) = try writeStream(service, bytes) { gate.taken(count) }
+        guard channel != nil else {
+            throw SDLClientError(.notConnected, "the connection to the head unit is not open")
+        }
+        return gate.ready(within: Self.forwardedBytesInFlight, otherwise: whenReady)
     }
 
     /// The open link's write gate and the service's MTU; throws when either is missing.

@@ -353,15 +353,26 @@ public final class SDLConnection: Sendable {
 
     /// One buffer per frame (one WebSocket message per frame, docs/protocol.md §e), one flush per
     /// message. Called in the critical section, so frames reach the event loop in the machine's
-    /// order; the channel is thread-safe and queues them there.
-    func write(_ frames: [SDLFrame], to channel: any Channel) {
-        for frame in frames {
+    /// order. Off the channel's event loop the frames and the flush go there as one task, and
+    /// `afterwards` runs in it once they are written (on the loop, it runs at once).
+    func write(_ frames: [SDLFrame], to channel: any Channel, afterwards: (@Sendable () -> Void)? = nil) {
+        let buffers = frames.map { frame in
             var bytes = channel.allocator.buffer(capacity: frame.payload.readableBytes + 12)
             bytes.writeSDLFrame(frame)
             configuration.capture?.record(.appToHeadUnit, bytes)
-            channel.write(bytes, promise: nil)
+            return bytes
         }
+        guard channel.eventLoop.inEventLoop else {
+            channel.eventLoop.execute {
+                for bytes in buffers { channel.write(bytes, promise: nil) }
+                channel.flush()
+                afterwards?()
+            }
+            return
+        }
+        for bytes in buffers { channel.write(bytes, promise: nil) }
         channel.flush()
+        afterwards?()
     }
 
     private func linkDown(_ error: SDLClientError) {

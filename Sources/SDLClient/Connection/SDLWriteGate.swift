@@ -16,33 +16,93 @@ final class SDLWriteGate: Sendable {
         var closed: SDLClientError?
         var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
         var nextWaiter: UInt64 = 0
-        /// How many times a sender had to wait (for tests and logs).
+        /// How many times a sender had to wait or hold back (for tests and logs).
         var suspensions = 0
         var suspensionWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Bytes written from off the channel's event loop that have not reached it yet
+        /// (``handOver(_:)`` … ``taken(_:)``), and the bound ``ready(within:otherwise:)`` was given.
+        var handedOver = 0
+        var handOverLimit = Int.max
+        /// Senders told to hold back, each called once when they may go on.
+        var readyCallbacks: [@Sendable () -> Void] = []
+
+        /// A sender was held back: counted, and the watchers waiting for that count go on.
+        mutating func countSuspension() {
+            suspensions += 1
+            let count = suspensions
+            suspensionWatchers.removeAll { watcher in
+                guard watcher.count <= count else { return false }
+                watcher.continuation.resume()
+                return true
+            }
+        }
+
+        /// Whether a sender that does not suspend may hand over more.
+        var ready: Bool { closed != nil || (writable && handedOver <= handOverLimit) }
+
+        /// The callbacks to call now, if the sender may go on.
+        mutating func takeReadyCallbacks() -> [@Sendable () -> Void] {
+            guard ready, !readyCallbacks.isEmpty else { return [] }
+            defer { readyCallbacks = [] }
+            return readyCallbacks
+        }
     }
 
     private let state = Mutex(State())
 
-    /// How many times a sender found the link not writable and waited.
+    /// How many times a sender found the link not writable and waited (or, not suspending, held back).
     var suspensions: Int { state.withLock { $0.suspensions } }
 
     /// The channel's writability changed; waiters go on when it is writable.
     func set(writable: Bool) {
-        state.withLock { state in
+        let ready = state.withLock { state -> [@Sendable () -> Void] in
             state.writable = writable
-            guard writable else { return }
+            guard writable else { return [] }
             for waiter in state.waiters.values { waiter.resume() }
             state.waiters = [:]
+            return state.takeReadyCallbacks()
         }
+        for callback in ready { callback() }
     }
 
     /// The link is gone: waiters fail with `error`, and so does every later wait.
     func close(_ error: SDLClientError) {
-        state.withLock { state in
-            guard state.closed == nil else { return }
+        let ready = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.closed == nil else { return [] }
             state.closed = error
             for waiter in state.waiters.values { waiter.resume(throwing: error) }
             state.waiters = [:]
+            return state.takeReadyCallbacks()
+        }
+        for callback in ready { callback() }
+    }
+
+    // MARK: Senders that do not suspend (SDLConnection.forwardStream)
+
+    /// `count` bytes were written from off the channel's event loop and are on their way to it.
+    func handOver(_ count: Int) {
+        state.withLock { $0.handedOver += count }
+    }
+
+    /// `count` handed-over bytes reached the channel (its writability counts them from now on).
+    func taken(_ count: Int) {
+        let ready = state.withLock { state -> [@Sendable () -> Void] in
+            state.handedOver -= count
+            return state.takeReadyCallbacks()
+        }
+        for callback in ready { callback() }
+    }
+
+    /// True when a sender may hand over more now: the channel is writable and at most `limit`
+    /// bytes are on their way to its loop (or the link is gone, which the sender's next write
+    /// finds). Otherwise false, and `callback` is called once when that becomes true.
+    func ready(within limit: Int, otherwise callback: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state in
+            state.handOverLimit = limit
+            if state.ready { return true }
+            state.readyCallbacks.append(callback)
+            state.countSuspension()
+            return false
         }
     }
 
@@ -67,13 +127,7 @@ final class SDLWriteGate: Sendable {
                         continuation.resume(throwing: SDLClientError(.cancelled, "the stream's sender was cancelled"))
                     } else {
                         state.waiters[id] = continuation
-                        state.suspensions += 1
-                        let count = state.suspensions
-                        state.suspensionWatchers.removeAll { watcher in
-                            guard watcher.count <= count else { return false }
-                            watcher.continuation.resume()
-                            return true
-                        }
+                        state.countSuspension()
                     }
                 }
             }

@@ -18,6 +18,14 @@ extension SDLAppSession {
         try await streamingConnection().sendStream(service, bytes)
     }
 
+    /// ``SDLConnection/forwardStream(_:_:whenReady:)`` on the current connection; throws
+    /// ``SDLClientError/Code/notConnected`` when the app is not registered.
+    public func forwardStream(
+        _ service: SDLStreamingService, _ bytes: ByteBuffer, whenReady: @escaping @Sendable () -> Void
+    ) throws(SDLClientError) -> Bool {
+        try streamingConnection().forwardStream(service, bytes, whenReady: whenReady)
+    }
+
     /// ``SDLConnection/endStreaming(_:)`` on the current connection; throws
     /// ``SDLClientError/Code/notConnected`` when the app is not registered.
     public func endStreaming(_ service: SDLStreamingService) async throws {
