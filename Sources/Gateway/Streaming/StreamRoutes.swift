@@ -177,7 +177,8 @@ struct StreamRoutes: Sendable {
     /// the close is sent, so that a client that saw the close can send again at once. The frames
     /// are unmasked word by word as they are decoded (``WebSocketUnmask``) and handed to the
     /// head-unit link on the connection's event loop (``WebSocketStreamForwarder``); the messages
-    /// that reached Hummingbird before the forwarder was there are sent here, up to its marker.
+    /// that reached Hummingbird before the forwarder took over are sent here, up to its marker.
+    /// The forwarder is stopped before the claim ends, whatever way the loop ends.
     func webSocket(
         _ service: SDLStreamingService, app id: String, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
         on channel: any Channel
@@ -190,22 +191,41 @@ struct StreamRoutes: Sendable {
         let close: (code: WebSocketErrorCode, reason: String)?
         do {
             close = try await senders.withClaim(.webSocket, app: id, service, on: channel) {
-                for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
-                    switch message {
-                    case .binary(let bytes):
-                        try await session.sendStream(service, bytes)
-                    case .text(let text) where text == forwarder?.marker:
-                        forwarder?.start()
-                    case .text:
-                        return (.unacceptableData, "send the encoded stream as binary messages")
-                    }
+                do {
+                    let close = try await send(service, inbound.messages(maxSize: limits.webSocketMessageSize), session, forwarder)
+                    await forwarder?.stop()
+                    return close
+                } catch {
+                    await forwarder?.stop()
+                    throw error
                 }
-                return nil
             }
         } catch let error as SDLClientError {
             close = (.normalClosure, GatewayError(error).detail)
         }
         if let close { try await outbound.close(close.code, reason: String(close.reason.prefix(120))) }
+    }
+
+    /// The WebSocket's messages until it ends: binary ones sent on (those before the forwarder's
+    /// marker), the marker starting the forwarder, its failure marker throwing its error; the
+    /// close for any other text message.
+    private func send(
+        _ service: SDLStreamingService, _ messages: WebSocketInboundMessageStream, _ session: SDLAppSession,
+        _ forwarder: WebSocketStreamForwarder.Handle?
+    ) async throws -> (code: WebSocketErrorCode, reason: String)? {
+        for try await message in messages {
+            switch message {
+            case .binary(let bytes):
+                try await session.sendStream(service, bytes)
+            case .text(let text) where text == forwarder?.marker:
+                forwarder?.start()
+            case .text(let text) where text == forwarder?.failureMarker:
+                throw forwarder?.failure ?? SDLClientError(.streamingNotStarted, "the \(service) stream could not be sent on")
+            case .text:
+                return (.unacceptableData, "send the encoded stream as binary messages")
+            }
+        }
+        return nil
     }
 }
 

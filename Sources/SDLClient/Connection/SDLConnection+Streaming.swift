@@ -102,22 +102,27 @@ extension SDLConnection {
     /// link's event loop before it asks its caller to wait.
     public static let forwardedBytesInFlight = 2 * streamBatchBytes
 
+    /// What one ``forwardStream(_:_:whenReady:)`` call counts beside its bytes while they are on
+    /// their way (the frame's header and buffer, the task): many tiny pieces hold back sooner.
+    static let forwardedCallCost = 256
+
     /// Sends `bytes` as data frames on the started service, in order, without suspending: for a
     /// sender that runs on an event loop and stops reading its own source instead (the gateway's
     /// streaming WebSocket, README "Projection"). The frames go to the link's event loop at
     /// once; true when the caller may hand over more now. False when the link is not writable or
     /// more than ``forwardedBytesInFlight`` bytes have not reached its loop yet: the caller
-    /// holds back, and `whenReady` is called once, from any thread, when it may go on (or when
-    /// the link is gone, and the next call throws). So a slow link holds at most its channel's
-    /// high-water mark, ``forwardedBytesInFlight`` and what the caller had read.
+    /// holds back, and `whenReady`, when given, is called once, from any thread, when it may go
+    /// on (or when the link is gone, and the next call throws). A caller already holding back
+    /// passes nil, so that one callback is pending at a time. So a slow link holds at most its
+    /// channel's high-water mark, ``forwardedBytesInFlight`` and what the caller had read.
     ///
     /// Throws ``SDLClientError/Code/streamingNotStarted`` when the service is not started (or the
     /// head unit ended it), ``SDLClientError/Code/notConnected`` when the link is gone.
     public func forwardStream(
-        _ service: SDLStreamingService, _ bytes: ByteBuffer, whenReady: @escaping @Sendable () -> Void
+        _ service: SDLStreamingService, _ bytes: ByteBuffer, whenReady: (@Sendable () -> Void)?
     ) throws(SDLClientError) -> Bool {
         let (gate, _) = try streamLink(service)
-        let count = bytes.readableBytes
+        let count = bytes.readableBytes + Self.forwardedCallCost
         gate.handOver(count)
         let (channel, _) = try writeStream(service, bytes) { gate.taken(count) }
         guard channel != nil else {

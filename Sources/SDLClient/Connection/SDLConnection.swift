@@ -352,9 +352,10 @@ public final class SDLConnection: Sendable {
     }
 
     /// One buffer per frame (one WebSocket message per frame, docs/protocol.md §e), one flush per
-    /// message. Called in the critical section, so frames reach the event loop in the machine's
-    /// order. Off the channel's event loop the frames and the flush go there as one task, and
-    /// `afterwards` runs in it once they are written (on the loop, it runs at once).
+    /// message. Called in the critical section, and always queued on the channel's event loop as
+    /// one task (also from the loop itself, where writing at once would overtake the tasks
+    /// queued before), so frames reach the socket in the machine's order, their message ids
+    /// rising. `afterwards` runs in that task once they are written.
     func write(_ frames: [SDLFrame], to channel: any Channel, afterwards: (@Sendable () -> Void)? = nil) {
         let buffers = frames.map { frame in
             var bytes = channel.allocator.buffer(capacity: frame.payload.readableBytes + 12)
@@ -362,17 +363,11 @@ public final class SDLConnection: Sendable {
             configuration.capture?.record(.appToHeadUnit, bytes)
             return bytes
         }
-        guard channel.eventLoop.inEventLoop else {
-            channel.eventLoop.execute {
-                for bytes in buffers { channel.write(bytes, promise: nil) }
-                channel.flush()
-                afterwards?()
-            }
-            return
+        channel.eventLoop.execute {
+            for bytes in buffers { channel.write(bytes, promise: nil) }
+            channel.flush()
+            afterwards?()
         }
-        for bytes in buffers { channel.write(bytes, promise: nil) }
-        channel.flush()
-        afterwards?()
     }
 
     private func linkDown(_ error: SDLClientError) {

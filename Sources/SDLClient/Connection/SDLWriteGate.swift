@@ -95,13 +95,15 @@ final class SDLWriteGate: Sendable {
 
     /// True when a sender may hand over more now: the channel is writable and at most `limit`
     /// bytes are on their way to its loop (or the link is gone, which the sender's next write
-    /// finds). Otherwise false, and `callback` is called once when that becomes true.
-    func ready(within limit: Int, otherwise callback: @escaping @Sendable () -> Void) -> Bool {
+    /// finds). Otherwise false, and `callback`, when given, is called once when that becomes true.
+    func ready(within limit: Int, otherwise callback: (@Sendable () -> Void)?) -> Bool {
         state.withLock { state in
             state.handOverLimit = limit
             if state.ready { return true }
-            state.readyCallbacks.append(callback)
-            state.countSuspension()
+            if let callback {
+                state.readyCallbacks.append(callback)
+                state.countSuspension()
+            }
             return false
         }
     }

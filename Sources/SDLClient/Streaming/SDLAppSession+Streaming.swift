@@ -21,7 +21,7 @@ extension SDLAppSession {
     /// ``SDLConnection/forwardStream(_:_:whenReady:)`` on the current connection; throws
     /// ``SDLClientError/Code/notConnected`` when the app is not registered.
     public func forwardStream(
-        _ service: SDLStreamingService, _ bytes: ByteBuffer, whenReady: @escaping @Sendable () -> Void
+        _ service: SDLStreamingService, _ bytes: ByteBuffer, whenReady: (@Sendable () -> Void)?
     ) throws(SDLClientError) -> Bool {
         try streamingConnection().forwardStream(service, bytes, whenReady: whenReady)
     }
