@@ -107,10 +107,14 @@ final class WebSocketStreamForwarder: ChannelDuplexHandler, RemovableChannelHand
         }
     }
 
+    /// Reads wait while the forwarder holds what comes or `forward` asked to hold back.
+    private var holdsReads: Bool {
+        if case .holding = mode { return true }
+        return waiting
+    }
+
     func read(context: ChannelHandlerContext) {
-        if case .holding = mode {
-            readHeld = true
-        } else if waiting {
+        if holdsReads {
             readHeld = true
         } else {
             context.read()
@@ -190,8 +194,7 @@ final class WebSocketStreamForwarder: ChannelDuplexHandler, RemovableChannelHand
     }
 
     private func resumeReads() {
-        guard !waiting, readHeld, let context else { return }
-        if case .holding = mode { return }
+        guard !holdsReads, readHeld, let context else { return }
         readHeld = false
         context.read()
     }
