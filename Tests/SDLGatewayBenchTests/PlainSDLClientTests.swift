@@ -16,7 +16,11 @@ struct PlainSDLClientTests {
     func registerAndShow() async throws {
         try await withSimulator(HeadUnitConfiguration(autoActivate: true, autoActivateDelay: .milliseconds(10))) { port in
             let (registered, level, show) = try await NIOThreadPool.singleton.runIfActive {
-                let client = try PlainSDLClient(host: "127.0.0.1", port: port, timeout: .seconds(10))
+                // The simulator runs in this process, on Swift's cooperative threads, which the
+                // whole parallel test run shares: twice a full `swift test` left it unscheduled for
+                // 10 s (no StartServiceACK). What this test checks is not timing; the timeout
+                // path has a test of its own below.
+                let client = try PlainSDLClient(host: "127.0.0.1", port: port, timeout: .seconds(30))
                 defer { client.close() }
                 let response = try client.register(SDLAppConfiguration(appName: "Plain", appID: "plain-1"))
                 let show = try client.call("Show", ["mainField1": "plain"])

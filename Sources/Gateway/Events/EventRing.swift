@@ -57,9 +57,9 @@ public struct EventRing: Sendable {
         lastSeq += 1
         let event = GatewayEvent(seq: lastSeq, time: time, app: app, type: type, data: data)
         let stored = StoredEvent(seq: event.seq, time: event.time, type: type, data: SDLCompactJSON(data))
-        if ring.count == capacity { bytes -= ring.removeFirst().data.bytes.count }
-        while !ring.isEmpty, bytes + stored.data.bytes.count > byteCapacity { bytes -= ring.removeFirst().data.bytes.count }
-        bytes += stored.data.bytes.count
+        if ring.count == capacity { bytes -= ring.removeFirst().data.byteCount }
+        while !ring.isEmpty, bytes + stored.data.byteCount > byteCapacity { bytes -= ring.removeFirst().data.byteCount }
+        bytes += stored.data.byteCount
         ring.append(stored)
         return event
     }

@@ -45,10 +45,11 @@ struct ManagerRestorer: Sendable {
     /// Restores after each signalled registration until `requests` is finished.
     func run(app id: String, managers: AppManagers, requests: Requests, publish: (SDLJSON) -> Void) async {
         for await _ in requests.signals {
-            guard let resumed = requests.take(), let event = await restore(app: id, managers: managers, headUnitResumed: resumed) else {
-                continue
-            }
-            publish(event)
+            guard let resumed = requests.take() else { continue }
+            // In a child task: this one waits as long as the app lives, and a task keeps the
+            // stack it grew until it ends (heaptrack, issue "Performance").
+            async let restored = restore(app: id, managers: managers, headUnitResumed: resumed)
+            if let event = await restored { publish(event) }
         }
     }
 

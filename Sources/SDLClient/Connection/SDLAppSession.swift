@@ -181,7 +181,10 @@ public final class SDLAppSession: Sendable {
             }
             group.addTask {
                 for await response in registered {
-                    await self.registered(connection, response: response)
+                    // In a child task: this task waits for the whole connection, and a task keeps
+                    // the stack it grew until it ends (restoring took about 2 KB per session).
+                    async let restored: Void = self.registered(connection, response: response)
+                    await restored
                 }
                 return nil
             }

@@ -132,7 +132,7 @@ public final class SDLConnection: Sendable {
         state.withLock { $0.onRegistered = onRegistered }
         let (channel, ended): (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>)
         do {
-            (channel, ended) = try await open()
+            (channel, ended) = try await openInChildTask().get()
         } catch {
             // No link was made: it ends as a link does, with its own error.
             if error.code != .closed { configuration.capture?.record(.lost, text: "\(error)") }
@@ -159,6 +159,20 @@ public final class SDLConnection: Sendable {
         }
         if let error { throw error }
         if !clean { throw SDLClientError(.linkLost, "the head unit closed the connection") }
+    }
+
+    /// ``open()`` in a child task. A task keeps the stack it grew until it ends: connecting (the
+    /// bootstrap, the TLS or WebSocket set-up) took about 4 KB that this long-lived task kept for
+    /// the whole session (heaptrack, BENCHMARKS.md, issue "Performance"); the child gives it back.
+    private func openInChildTask() async -> Result<(NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>), SDLClientError> {
+        async let opened: Result<(NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>), SDLClientError> = {
+            do throws(SDLClientError) {
+                return .success(try await self.open())
+            } catch {
+                return .failure(error)
+            }
+        }()
+        return await opened
     }
 
     /// Connects and starts the session; refuses when ``close()`` came first.
@@ -199,7 +213,18 @@ public final class SDLConnection: Sendable {
         return (channel, ended)
     }
 
+    /// Reads the link until it ends, on the link's own event loop: the reader is resumed where
+    /// NIO read the bytes, and resumes each request's caller from there. On Swift's global
+    /// executor every response crossed two threads (the loop woke an executor thread to read,
+    /// which woke the caller's; BENCHMARKS.md, issue "Performance"); NIO keeps one loop per channel,
+    /// so the reader's work stays in the order the bytes came.
     private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, ended: AsyncStream<Void>) async throws {
+        try await withTaskExecutorPreference(EventLoopTaskExecutor(channel.channel.eventLoop)) {
+            try await readUntilEnded(channel, ended: ended)
+        }
+    }
+
+    private func readUntilEnded(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, ended: AsyncStream<Void>) async throws {
         try await channel.executeThenClose { inbound, _ in
             // Either child ending ends the session: the end of the link (EndService, a failure or
             // a refusal finished it; every frame written before it leaves first, the event loop

@@ -25,6 +25,32 @@ extension SDLJSON {
         return bytes
     }
 
+    /// ``serializedBytes()`` in pieces, for ``SDLCompactJSON``: the text of each member of an
+    /// object that is `minimumBytes` or longer is a piece of its own, between pieces holding the
+    /// rest; joined, the pieces are the whole text. Any other value is one piece.
+    func serializedPieces(minimumBytes: Int) -> [[UInt8]] {
+        guard case .object(let members) = self else { return [serializedBytes()] }
+        var pieces: [[UInt8]] = []
+        var current: [UInt8] = [UInt8(ascii: "{")]
+        for (index, key) in members.keys.sorted().enumerated() {
+            if index > 0 { current.append(UInt8(ascii: ",")) }
+            Self.writeString(key, into: &current)
+            current.append(UInt8(ascii: ":"))
+            var member: [UInt8] = []
+            Self.write(members[key]!, into: &member)
+            if member.count >= minimumBytes {
+                pieces.append(current)
+                pieces.append(member)
+                current = []
+            } else {
+                current.append(contentsOf: member)
+            }
+        }
+        current.append(UInt8(ascii: "}"))
+        pieces.append(current)
+        return pieces
+    }
+
     /// Pretty-printed JSON as SDL Core sends it (jsoncpp's styled writer, docs/protocol.md §k): every
     /// object and non-empty array on its own lines, members indented with tabs, `"key" : value`, keys
     /// sorted. Parsers meet the same values as in ``serializedBytes()``, only with whitespace.
