@@ -11,7 +11,8 @@ import NIOPosix
 /// application in it and shuts it down when the application ended, as `sdl-gateway serve` does.
 public enum HeadUnitEventLoops {
     /// One thread carries the SDL traffic of every session with room to spare: it is small
-    /// beside the clients' traffic.
+    /// beside the clients' traffic. Each link's reader runs on it too (SDLConnection reads on its
+    /// link's loop), so parsing what the head units send happens here, under each session's lock.
     public static let threads = 1
 
     /// Runs `body` with a new group of ``threads`` threads, then shuts the group down, whether
