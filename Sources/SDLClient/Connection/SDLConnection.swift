@@ -130,7 +130,7 @@ public final class SDLConnection: Sendable {
     /// ends with it and every waiting request fails.
     public func run(onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void = { _ in }) async throws {
         state.withLock { $0.onRegistered = onRegistered }
-        let (channel, ended): (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>)
+        let (channel, ended): OpenedLink
         do {
             (channel, ended) = try await openInChildTask().get()
         } catch {
@@ -164,8 +164,8 @@ public final class SDLConnection: Sendable {
     /// ``open()`` in a child task. A task keeps the stack it grew until it ends: connecting (the
     /// bootstrap, the TLS or WebSocket set-up) took about 4 KB that this long-lived task kept for
     /// the whole session (heaptrack, BENCHMARKS.md, issue "Performance"); the child gives it back.
-    private func openInChildTask() async -> Result<(NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>), SDLClientError> {
-        async let opened: Result<(NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>), SDLClientError> = {
+    private func openInChildTask() async -> Result<OpenedLink, SDLClientError> {
+        async let opened: Result<OpenedLink, SDLClientError> = {
             do throws(SDLClientError) {
                 return .success(try await self.open())
             } catch {
@@ -175,8 +175,11 @@ public final class SDLConnection: Sendable {
         return await opened
     }
 
+    /// The open link's byte channel and the stream that ends when the session's link should.
+    private typealias OpenedLink = (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>)
+
     /// Connects and starts the session; refuses when ``close()`` came first.
-    private func open() async throws(SDLClientError) -> (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>) {
+    private func open() async throws(SDLClientError) -> OpenedLink {
         guard !state.withLock({ $0.machine.isClosed }) else {
             throw SDLClientError(.closed, "the connection was closed before it started")
         }
