@@ -18,7 +18,7 @@ struct CheckEndToEndTests {
         let core: String
         let control: String
 
-        static func start(_ arguments: [String] = []) throws -> Simulator {
+        static func start(_ arguments: [String] = []) async throws -> Simulator {
             try ServeEndToEndTests.requireExecutable()
             let process = Process()
             process.executableURL = ServeEndToEndTests.executable
@@ -32,7 +32,7 @@ struct CheckEndToEndTests {
                 printed.range(of: pattern, options: .regularExpression).map { String(printed[$0]) }
             }
             while find(#"SDL head unit on 127\.0\.0\.1:[0-9]+\n"#) == nil || find(#"control API on http://127\.0\.0\.1:[0-9]+\n"#) == nil {
-                let data = output.fileHandleForReading.availableData
+                let data = try await output.fileHandleForReading.nextData()
                 if data.isEmpty { break }
                 printed += String(decoding: data, as: UTF8.self)
             }
@@ -43,9 +43,10 @@ struct CheckEndToEndTests {
             return Simulator(process: process, core: "tcp://\(sdl)", control: control)
         }
 
+        /// SIGTERM; the process exits by itself (nothing waits for it here: `stop` runs in
+        /// `defer`, which cannot suspend, and a blocking wait would hold a thread of the pool).
         func stop() {
             if process.isRunning { process.terminate() }
-            process.waitUntilExit()
         }
     }
 
@@ -54,8 +55,8 @@ struct CheckEndToEndTests {
     }
 
     @Test("Against the simulator with its control API every case passes; the table, JUnit and HTML say so")
-    func allPass() throws {
-        let simulator = try Simulator.start()
+    func allPass() async throws {
+        let simulator = try await Simulator.start()
         defer { simulator.stop() }
         let junit = Self.temporaryFile(".xml")
         let html = Self.temporaryFile(".html")
@@ -63,14 +64,14 @@ struct CheckEndToEndTests {
             try? FileManager.default.removeItem(at: junit)
             try? FileManager.default.removeItem(at: html)
         }
-        let run = try ServeEndToEndTests.runToExit([
+        let run = try await ServeEndToEndTests.runToExit([
             "check", "--core", simulator.core, "--control", simulator.control, "--junit", junit.path, "--html", html.path,
         ])
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
         #expect(run.output.contains(" passed, 0 failed, 0 skipped in "), "\(run.output)")
         let rows = run.output.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().prefix { !$0.isEmpty }
         // A row per case the executable lists, however many cases there are.
-        let cases = try ServeEndToEndTests.runToExit(["check", "--list"]).output.split(separator: "\n").count
+        let cases = try await ServeEndToEndTests.runToExit(["check", "--list"]).output.split(separator: "\n").count
         #expect(cases >= 20)
         #expect(rows.count == cases)
         #expect(rows.allSatisfy { $0.contains(" pass ") }, "\(run.output)")
@@ -82,14 +83,14 @@ struct CheckEndToEndTests {
 
     @Test("Show answered REJECTED through the control API's faults: check exits 1 and its report names the Show cases")
     func showRejected() async throws {
-        let simulator = try Simulator.start()
+        let simulator = try await Simulator.start()
         defer { simulator.stop() }
         let fault = try await ServeEndToEndTests.send(
             .POST, "\(simulator.control)/faults", json: ["function": "Show", "resultCode": "REJECTED"])
         #expect(fault.status == 200 || fault.status == 201, "\(fault)")
         let junit = Self.temporaryFile(".xml")
         defer { try? FileManager.default.removeItem(at: junit) }
-        let run = try ServeEndToEndTests.runToExit([
+        let run = try await ServeEndToEndTests.runToExit([
             "check", "--core", simulator.core, "--control", simulator.control, "--only", "register.app,show,menu.addcommand", "--junit",
             junit.path,
         ])
@@ -106,10 +107,10 @@ struct CheckEndToEndTests {
     }
 
     @Test("Without a driver the driver's cases are skipped with that reason, and the run passes")
-    func noDriver() throws {
-        let simulator = try Simulator.start(["--auto-activate"])
+    func noDriver() async throws {
+        let simulator = try await Simulator.start(["--auto-activate"])
         defer { simulator.stop() }
-        let run = try ServeEndToEndTests.runToExit([
+        let run = try await ServeEndToEndTests.runToExit([
             "check", "--core", simulator.core, "--only", "register.app,hmi.full,show.text,choice.perform,unregister",
         ])
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
@@ -122,12 +123,12 @@ struct CheckEndToEndTests {
     }
 
     @Test("--list prints every case; an unknown --only is refused with the list")
-    func listAndRefusal() throws {
-        let list = try ServeEndToEndTests.runToExit(["check", "--list"])
+    func listAndRefusal() async throws {
+        let list = try await ServeEndToEndTests.runToExit(["check", "--list"])
         #expect(list.status == 0)
         #expect(list.output.split(separator: "\n").count >= 20)
         #expect(list.output.contains("choice.perform") && list.output.contains("(driver)"))
-        let refused = try ServeEndToEndTests.runToExit(["check", "--core", "tcp://127.0.0.1:1", "--only", "nothing"])
+        let refused = try await ServeEndToEndTests.runToExit(["check", "--core", "tcp://127.0.0.1:1", "--only", "nothing"])
         #expect(refused.status == 64, "\(refused.errors)")
         #expect(refused.errors.contains("no case nothing; the cases are register.app"), "\(refused.errors)")
     }
@@ -136,7 +137,7 @@ struct CheckEndToEndTests {
     func throughHeadlessHMI() async throws {
         // The fake plays Core's HMI side and carries what the HMI tells Core on to the simulator,
         // where the app under test is registered, as Core would carry it to the app.
-        let simulator = try Simulator.start()
+        let simulator = try await Simulator.start()
         defer { simulator.stop() }
         let fake = try await FakeCoreHMI.bind()
         try ServeEndToEndTests.requireExecutable()
@@ -188,8 +189,8 @@ struct CheckEndToEndTests {
         } catch {
             ended = error
         }
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = try await output.fileHandleForReading.remainingText()
+        try await process.exited()
         #expect(process.terminationStatus == 0, "\(printed) (the fake Core HMI: \(ended.map { "\($0)" } ?? "ended cleanly"))")
         #expect(printed.contains("5 passed, 0 failed, 0 skipped"), "\(printed)")
         #expect(printed.contains("(driver: control API http://127.0.0.1:"), "\(printed)")

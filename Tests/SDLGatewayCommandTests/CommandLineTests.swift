@@ -10,8 +10,8 @@ import Testing
 @Suite("sdl-gateway's command line")
 struct CommandLineTests {
     @Test("--version prints the version, which is openapi.yaml's info.version")
-    func version() throws {
-        let (status, _, output) = try ServeEndToEndTests.runToExit(["--version"])
+    func version() async throws {
+        let (status, _, output) = try await ServeEndToEndTests.runToExit(["--version"])
         #expect(status == 0)
         #expect(output == GatewayVersion.current + "\n")
         let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -21,8 +21,8 @@ struct CommandLineTests {
     }
 
     @Test("A misspelt command is refused with the nearest one; a word far from every command lists them")
-    func misspeltCommand() throws {
-        let (status, errors, _) = try ServeEndToEndTests.runToExit(["sevre", "--simulate"])
+    func misspeltCommand() async throws {
+        let (status, errors, _) = try await ServeEndToEndTests.runToExit(["sevre", "--simulate"])
         #expect(status == 64)
         #expect(errors.contains("'sevre' is not a command of sdl-gateway (did you mean serve?)"), "\(errors)")
         #expect(
@@ -34,8 +34,8 @@ struct CommandLineTests {
     }
 
     @Test("An address without host:port shows an example of that option's own address")
-    func addressExample() throws {
-        let (status, errors, _) = try ServeEndToEndTests.runToExit(["serve", "--listen", "8080"])
+    func addressExample() async throws {
+        let (status, errors, _) = try await ServeEndToEndTests.runToExit(["serve", "--listen", "8080"])
         #expect(status == 64)
         #expect(errors.contains("--listen must be host:port, e.g. 127.0.0.1:8080 (got 8080)"), "\(errors)")
         #expect(errors.contains("Usage: sdl-gateway serve"), "\(errors)")

@@ -16,7 +16,7 @@ struct HMIEndToEndTests {
     func controlReachesCore() async throws {
         try ServeEndToEndTests.requireExecutable()
         let fake = try await FakeCoreHMI.bind()
-        let (process, control) = try Self.launch(
+        let (process, control) = try await Self.launch(
             ["hmi", "--core-hmi", "ws://127.0.0.1:\(fake.port)", "--control", "127.0.0.1:0", "--auto-activate", "--log-level", "warning"],
             announcing: "HMI control API on http://"
         )
@@ -91,19 +91,19 @@ struct HMIEndToEndTests {
             #expect(try await Self.send(.GET, "\(control)/vehicle-data").body?["speed"] == 123.5)
         }
         process.terminate()
-        process.waitUntilExit()
+        try await process.exited()
         #expect(process.terminationStatus == 0)
     }
 
     @Test("A TCP address for Core's HMI and a control API beyond loopback are refused at start")
-    func refusals() throws {
-        let tcp = try ServeEndToEndTests.runToExit(["hmi", "--core-hmi", "tcp://127.0.0.1:8087"], environment: [:])
+    func refusals() async throws {
+        let tcp = try await ServeEndToEndTests.runToExit(["hmi", "--core-hmi", "tcp://127.0.0.1:8087"], environment: [:])
         #expect(tcp.status != 0 && tcp.errors.contains("ws://"), "\(tcp.errors)")
-        let open = try ServeEndToEndTests.runToExit(["hmi", "--control", "0.0.0.0:12346"], environment: [:])
+        let open = try await ServeEndToEndTests.runToExit(["hmi", "--control", "0.0.0.0:12346"], environment: [:])
         #expect(open.status != 0 && open.errors.contains("--insecure"), "\(open.errors)")
-        let scale = try ServeEndToEndTests.runToExit(["hmi", "--time-scale", "0"], environment: [:])
+        let scale = try await ServeEndToEndTests.runToExit(["hmi", "--time-scale", "0"], environment: [:])
         #expect(scale.status != 0 && scale.errors.contains("--time-scale"), "\(scale.errors)")
-        let misspelt = try ServeEndToEndTests.runToExit(["hmi"], environment: ["SDL_HMI_COR": "ws://x"])
+        let misspelt = try await ServeEndToEndTests.runToExit(["hmi"], environment: ["SDL_HMI_COR": "ws://x"])
         #expect(misspelt.status != 0 && misspelt.errors.contains("SDL_HMI_COR"), "\(misspelt.errors)")
     }
 
@@ -113,7 +113,7 @@ struct HMIEndToEndTests {
     func serveWithHMI() async throws {
         try ServeEndToEndTests.requireExecutable()
         let fake = try await FakeCoreHMI.bind()
-        let (process, url) = try Self.launch(
+        let (process, url) = try await Self.launch(
             [
                 "serve", "--listen", "127.0.0.1:0", "--core", "tcp://127.0.0.1:9", "--hmi", "ws://127.0.0.1:\(fake.port)",
                 "--token", "control-token-1", "--token", "read-token-01:read", "--log-level", "warning",
@@ -162,13 +162,13 @@ struct HMIEndToEndTests {
             #expect(missing.hasPrefix("HTTP/1.1 404"), "\(missing)")
         }
         process.terminate()
-        process.waitUntilExit()
+        try await process.exited()
         #expect(process.terminationStatus == 0)
     }
 
     /// Starts `sdl-gateway ARGUMENTS` and reads its standard output up to the line holding
     /// `announcing`; the first `http://127.0.0.1:PORT` in it. `expecting` must have been printed too.
-    static func launch(_ arguments: [String], announcing: String, expecting: String? = nil) throws -> (Process, String) {
+    static func launch(_ arguments: [String], announcing: String, expecting: String? = nil) async throws -> (Process, String) {
         try ServeEndToEndTests.requireExecutable()
         let process = Process()
         process.executableURL = ServeEndToEndTests.executable
@@ -179,7 +179,7 @@ struct HMIEndToEndTests {
         try process.run()
         var printed = ""
         while !printed.contains(announcing) || !printed.hasSuffix("\n") {
-            let data = output.fileHandleForReading.availableData
+            let data = try await output.fileHandleForReading.nextData()
             if data.isEmpty { break }
             printed += String(decoding: data, as: UTF8.self)
         }

@@ -13,21 +13,21 @@ struct HealthCommandTests {
     }
 
     @Test("Healthy: exit 0 with the answer; ready needs the token, taken from SDL_GATEWAY_TOKENS; 0.0.0.0 is asked on the loopback")
-    func healthyAndReady() throws {
+    func healthyAndReady() async throws {
         try ServeEndToEndTests.requireExecutable()
-        let server = try Server.start(["--token", "health-check-token:read"])
+        let server = try await Server.start(["--token", "health-check-token:read"])
         defer { server.process.terminate() }
         let port = try Self.port(server)
-        let health = try ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)"])
+        let health = try await ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)"])
         #expect(health.status == 0)
         #expect(health.output.contains(#"/v1/health: 200 {"status":"ok"}"#), "\(health.output)")
 
-        let refused = try ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)", "--ready"], environment: [:])
+        let refused = try await ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)", "--ready"], environment: [:])
         #expect(refused.status == 1)
         #expect(refused.output.contains("/v1/ready: 401"), "\(refused.output)")
 
         let environment = ["SDL_GATEWAY_LISTEN": "0.0.0.0:\(port)", "SDL_GATEWAY_TOKENS": "health-check-token:read,other-token-2"]
-        let ready = try ServeEndToEndTests.runToExit(["health", "--ready"], environment: environment)
+        let ready = try await ServeEndToEndTests.runToExit(["health", "--ready"], environment: environment)
         #expect(ready.status == 0)
         #expect(ready.output.contains(#""status":"ready""#), "\(ready.output)")
     }
@@ -47,7 +47,7 @@ struct HealthCommandTests {
             }
         }
         let port = try #require(free)
-        let result = try ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)"])
+        let result = try await ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)"])
         #expect(result.status == 1)
         #expect(result.output.contains("no answer from 127.0.0.1:\(port)"), "\(result.output)")
     }
@@ -58,7 +58,7 @@ struct HealthCommandTests {
         defer { channel.close(promise: nil) }
         let port = try #require(channel.localAddress?.port)
         let started = ContinuousClock.now
-        let result = try ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)", "--timeout", "0.5"])
+        let result = try await ServeEndToEndTests.runToExit(["health", "--address", "127.0.0.1:\(port)", "--timeout", "0.5"])
         #expect(result.status == 1)
         #expect(ContinuousClock.now - started < .seconds(10))
         #expect(result.output.contains("no answer"), "\(result.output)")

@@ -42,7 +42,7 @@ struct RecordEndToEndTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         // A directory that does not exist yet: serve creates it.
         let captures = scratch.appendingPathComponent("captures/nested")
-        let server = try ServeEndToEndTests.Server.start(["--record", captures.path])
+        let server = try await ServeEndToEndTests.Server.start(["--record", captures.path])
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
         let created = try await ServeEndToEndTests.send(
@@ -100,12 +100,12 @@ struct RecordEndToEndTests {
         }
 
         // The command itself: exit 0 and the same lines.
-        let run = try ServeEndToEndTests.runToExit(["inspect", captures.appendingPathComponent(name).path])
+        let run = try await ServeEndToEndTests.runToExit(["inspect", captures.appendingPathComponent(name).path])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains(#""direction":"appToHeadUnit""#) && run.output.contains(#""function":"Show""#))
 
         server.process.interrupt()
-        server.process.waitUntilExit()
+        try await server.process.exited()
         #expect(server.process.terminationStatus == 0)
     }
 
@@ -114,7 +114,7 @@ struct RecordEndToEndTests {
         try ServeEndToEndTests.requireExecutable()
         let scratch = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let server = try ServeEndToEndTests.Server.start(["--record", scratch.path])
+        let server = try await ServeEndToEndTests.Server.start(["--record", scratch.path])
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
         for _ in 1...2 {
@@ -124,7 +124,7 @@ struct RecordEndToEndTests {
             #expect(created.status == 201)
         }
         server.process.interrupt()
-        server.process.waitUntilExit()
+        try await server.process.exited()
         #expect(server.process.terminationStatus == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasSuffix(".sdlcap") }.sorted()
         #expect(files.count == 2, "\(files)")
@@ -141,7 +141,7 @@ struct RecordEndToEndTests {
         try ServeEndToEndTests.requireExecutable()
         let scratch = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let server = try ServeEndToEndTests.Server.start(["--record", scratch.path])
+        let server = try await ServeEndToEndTests.Server.start(["--record", scratch.path])
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
         let created = try await ServeEndToEndTests.send(
@@ -178,7 +178,7 @@ struct RecordEndToEndTests {
         #expect(inspector.sdlErrors == 1)
         #expect(lines.filter { $0["function"] == "RegisterAppInterface" && $0["rpcType"] == "response" }.count == 2)
         // inspect says so with its exit status, after printing every line.
-        let run = try ServeEndToEndTests.runToExit(["inspect", scratch.appendingPathComponent(name).path])
+        let run = try await ServeEndToEndTests.runToExit(["inspect", scratch.appendingPathComponent(name).path])
         #expect(run.status == 2)
         #expect(run.output.contains(#""record":"closed""#))
     }
@@ -195,7 +195,7 @@ struct RecordEndToEndTests {
     }
 
     @Test("inspect refuses a truncated or corrupt capture file with exit status 2 and a message; raw dumps still inspect")
-    func malformedFiles() throws {
+    func malformedFiles() async throws {
         let scratch = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         var file = ByteBuffer()
@@ -208,11 +208,11 @@ struct RecordEndToEndTests {
             try Data(bytes.readableBytesView).write(to: URL(fileURLWithPath: path))
             return path
         }
-        let whole = try ServeEndToEndTests.runToExit(["inspect", try write("whole.sdlcap", file)])
+        let whole = try await ServeEndToEndTests.runToExit(["inspect", try write("whole.sdlcap", file)])
         #expect(whole.status == 0)
         #expect(whole.output.contains(#""controlFrame":"Heartbeat""#))
 
-        let truncated = try ServeEndToEndTests.runToExit([
+        let truncated = try await ServeEndToEndTests.runToExit([
             "inspect", try write("cut.sdlcap", file.getSlice(at: 0, length: file.readableBytes - 3)!),
         ])
         #expect(truncated.status == 2)
@@ -222,7 +222,7 @@ struct RecordEndToEndTests {
         let badKind = file.getSlice(at: 0, length: file.readableBytes)!
         var badKindBytes = badKind
         badKindBytes.setInteger(UInt8(9), at: badKind.readableBytes - frame.readableBytes - 16)
-        let unknownKind = try ServeEndToEndTests.runToExit(["inspect", try write("kind.sdlcap", badKindBytes)])
+        let unknownKind = try await ServeEndToEndTests.runToExit(["inspect", try write("kind.sdlcap", badKindBytes)])
         #expect(unknownKind.status == 2)
         #expect(unknownKind.errors.contains("captureInvalidRecord"), "\(unknownKind.errors)")
 
@@ -231,26 +231,26 @@ struct RecordEndToEndTests {
         garbage.writeSDLCaptureHeader(SDLCaptureHeader(app: "demo", sdlAppID: "demo-app", headUnit: "tcp://h:1", startMicroseconds: 0))
         garbage.writeSDLCaptureRecord(
             SDLCaptureRecord(kind: .headUnitToApp, offsetMicroseconds: 1, payload: ByteBuffer(bytes: [0xF7, 0, 0, 0, 0, 0, 0, 0])))
-        let bad = try ServeEndToEndTests.runToExit(["inspect", try write("garbage.sdlcap", garbage)])
+        let bad = try await ServeEndToEndTests.runToExit(["inspect", try write("garbage.sdlcap", garbage)])
         #expect(bad.status == 2)
         #expect(bad.output.contains(#""record":"error""#) && bad.output.contains(#""direction":"headUnitToApp""#), "\(bad.output)")
 
         // A raw dump (no magic) is inspected as before.
-        let raw = try ServeEndToEndTests.runToExit(["inspect", try write("raw.bin", frame)])
+        let raw = try await ServeEndToEndTests.runToExit(["inspect", try write("raw.bin", frame)])
         #expect(raw.status == 0)
         #expect(raw.output.contains(#""controlFrame":"Heartbeat""#) && !raw.output.contains("direction"))
     }
 
     @Test("--record naming a file, not a directory, stops start-up with a clear message")
-    func unusableDirectory() throws {
+    func unusableDirectory() async throws {
         let scratch = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let file = scratch.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
-        let notDirectory = try ServeEndToEndTests.runToExit(["serve", "--listen", "127.0.0.1:0", "--record", file.path])
+        let notDirectory = try await ServeEndToEndTests.runToExit(["serve", "--listen", "127.0.0.1:0", "--record", file.path])
         #expect(notDirectory.status != 0)
         #expect(notDirectory.errors.contains("is not a directory"), "\(notDirectory.errors)")
-        let inside = try ServeEndToEndTests.runToExit([
+        let inside = try await ServeEndToEndTests.runToExit([
             "serve", "--listen", "127.0.0.1:0", "--record", file.appendingPathComponent("sub").path,
         ])
         #expect(inside.status != 0)

@@ -23,7 +23,7 @@ struct ServeEndToEndTests {
         let output: FileHandle
         let printed: String
 
-        static func start(_ arguments: [String] = [], environment: [String: String]? = nil) throws -> Server {
+        static func start(_ arguments: [String] = [], environment: [String: String]? = nil) async throws -> Server {
             let process = Process()
             process.executableURL = ServeEndToEndTests.executable
             process.arguments = ["serve", "--simulate", "--listen", "127.0.0.1:0", "--log-level", "warning"] + arguments
@@ -36,7 +36,7 @@ struct ServeEndToEndTests {
             var text = ""
             let handle = output.fileHandleForReading
             while !text.contains("sdl-gateway on http://") || !text.hasSuffix("\n") {
-                let data = handle.availableData
+                let data = try await handle.nextData()
                 if data.isEmpty { break }
                 text += String(decoding: data, as: UTF8.self)
             }
@@ -58,7 +58,7 @@ struct ServeEndToEndTests {
     /// Runs `sdl-gateway ARGUMENTS` to its end: its exit status and what it wrote to stderr.
     static func runToExit(
         _ arguments: [String], environment: [String: String]? = nil
-    ) throws -> (status: Int32, errors: String, output: String) {
+    ) async throws -> (status: Int32, errors: String, output: String) {
         try requireExecutable()
         let process = Process()
         process.executableURL = executable
@@ -69,9 +69,9 @@ struct ServeEndToEndTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try await errors.fileHandleForReading.remainingText()
+        let printed = try await output.fileHandleForReading.remainingText()
+        try await process.exited()
         return (process.terminationStatus, text, printed)
     }
 
@@ -98,7 +98,7 @@ struct ServeEndToEndTests {
     @Test("Register, Show, subscribe and stream vehicle data over SSE, upload a file, then SIGTERM exits within 5 s")
     func walkthrough() async throws {
         try Self.requireExecutable()
-        let server = try Server.start()
+        let server = try await Server.start()
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
         let created = try await Self.send(.POST, "\(base)/v1/apps", json: ["id": "demo", "appName": "Demo", "appID": "demo-app"])
@@ -133,7 +133,7 @@ struct ServeEndToEndTests {
 
         let stopped = ContinuousClock.now
         server.process.interrupt()  // SIGINT: the same graceful shutdown as SIGTERM
-        server.process.waitUntilExit()
+        try await server.process.exited()
         let took = ContinuousClock.now - stopped
         #expect(server.process.terminationStatus == 0)
         #expect(took < .seconds(5))
@@ -143,7 +143,7 @@ struct ServeEndToEndTests {
     @Test("serve --simulate --pretty-json: the gateway's app session reads Core-style pretty JSON (registration, Show)")
     func prettyJSONHeadUnit() async throws {
         try Self.requireExecutable()
-        let server = try Server.start(["--pretty-json"])
+        let server = try await Server.start(["--pretty-json"])
         defer { if server.process.isRunning { server.process.terminate() } }
         let created = try await Self.send(
             .POST, "\(server.baseURL)/v1/apps", json: ["id": "pretty", "appName": "Pretty", "appID": "pretty-1"])
@@ -156,14 +156,14 @@ struct ServeEndToEndTests {
     @Test("--log-format json: every line on standard output is one JSON object, the announcements and app logs included; SIGTERM ends it")
     func jsonLogLines() async throws {
         try Self.requireExecutable()
-        let server = try Server.start(["--log-format", "json", "--log-level", "info"])
+        let server = try await Server.start(["--log-format", "json", "--log-level", "info"])
         defer { if server.process.isRunning { server.process.terminate() } }
         let created = try await Self.send(
             .POST, "\(server.baseURL)/v1/apps", json: ["id": "logged", "appName": "Logged", "appID": "logged-1"])
         #expect(created.status == 201)
         server.process.terminate()  // SIGTERM
-        let rest = String(decoding: server.output.readDataToEndOfFile(), as: UTF8.self)
-        server.process.waitUntilExit()
+        let rest = try await server.output.remainingText()
+        try await server.process.exited()
         #expect(server.process.terminationStatus == 0)
         let lines = (server.printed + rest).split(separator: "\n")
         #expect(lines.count >= 3)
@@ -191,7 +191,7 @@ struct ServeEndToEndTests {
     @Test("Five create/delete cycles of one app id leave no socket behind, then SIGTERM exits within 5 s")
     func createDeleteCyclesThenSIGTERM() async throws {
         try Self.requireExecutable()
-        let server = try Server.start()
+        let server = try await Server.start()
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
         // The client's keep-alive connection is open in the baseline and after the cycles alike.
@@ -220,15 +220,15 @@ struct ServeEndToEndTests {
         }
         let stopped = ContinuousClock.now
         server.process.terminate()  // SIGTERM
-        server.process.waitUntilExit()
+        try await server.process.exited()
         let took = ContinuousClock.now - stopped
         #expect(server.process.terminationStatus == 0)
         #expect(took < .seconds(5))
     }
 
     @Test("Listening beyond loopback without a token is refused at start")
-    func refusesOpenNonLoopback() throws {
-        let (status, errors, _) = try Self.runToExit(["serve", "--simulate", "--listen", "0.0.0.0:0"])
+    func refusesOpenNonLoopback() async throws {
+        let (status, errors, _) = try await Self.runToExit(["serve", "--simulate", "--listen", "0.0.0.0:0"])
         #expect(status != 0)
         #expect(errors.contains("without a token"), "\(errors)")
     }
@@ -239,7 +239,9 @@ struct ServeEndToEndTests {
     func listenAddressInUse() async throws {
         let holder = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(holder.localAddress?.port)
-        let (status, errors, output) = try Self.runToExit(["serve", "--simulate", "--listen", "127.0.0.1:\(port)", "--log-level", "error"])
+        let (status, errors, output) = try await Self.runToExit([
+            "serve", "--simulate", "--listen", "127.0.0.1:\(port)", "--log-level", "error",
+        ])
         try await holder.close()
         #expect(status != 0)
         #expect(errors.contains("cannot listen on 127.0.0.1:\(port): the address is in use"), "\(errors)")
@@ -249,7 +251,7 @@ struct ServeEndToEndTests {
     @Test("serve --simulate takes the simulator's options (here SDL Core's default policy) and its routes take the gateway's app id")
     func simulatorOptions() async throws {
         try Self.requireExecutable()
-        let server = try Server.start(["--policy", "default", "--time-scale", "0.5"])
+        let server = try await Server.start(["--policy", "default", "--time-scale", "0.5"])
         defer { if server.process.isRunning { server.process.terminate() } }
         let base = server.baseURL
         let created = try await Self.send(.POST, "\(base)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-app"])
@@ -266,17 +268,17 @@ struct ServeEndToEndTests {
         let bySDLAppID = try await Self.send(.GET, "\(base)/v1/simulator/apps/radio-app/screen")
         #expect(bySDLAppID.status == 200)
         server.process.terminate()
-        server.process.waitUntilExit()
+        try await server.process.exited()
     }
 
     @Test("Simulator options without --simulate are refused naming the option, with serve's usage (not the root command's)")
-    func simulatorOptionsNeedSimulate() throws {
-        let (status, errors, _) = try Self.runToExit(["serve", "--policy", "default"])
+    func simulatorOptionsNeedSimulate() async throws {
+        let (status, errors, _) = try await Self.runToExit(["serve", "--policy", "default"])
         #expect(status != 0)
         #expect(errors.contains("--policy is an option of the simulator: add --simulate"), "\(errors)")
         #expect(errors.contains("Usage: sdl-gateway serve"), "\(errors)")
         #expect(!errors.contains("<subcommand>"), "\(errors)")
-        let (variableStatus, variableErrors, _) = try Self.runToExit(["serve"], environment: ["SDL_SIMULATOR_POLICY": "default"])
+        let (variableStatus, variableErrors, _) = try await Self.runToExit(["serve"], environment: ["SDL_SIMULATOR_POLICY": "default"])
         #expect(variableStatus != 0)
         #expect(variableErrors.contains("SDL_SIMULATOR_POLICY is a setting of the simulator, which is off"), "\(variableErrors)")
     }
@@ -288,7 +290,9 @@ struct ServeEndToEndTests {
         let holder = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(holder.localAddress?.port)
         try await holder.close()
-        let server = try Server.start(environment: ["SDL_SIMULATOR_LISTEN": "127.0.0.1:\(port)", "SDL_SIMULATOR_WS_LISTEN": "127.0.0.1:0"])
+        let server = try await Server.start(environment: [
+            "SDL_SIMULATOR_LISTEN": "127.0.0.1:\(port)", "SDL_SIMULATOR_WS_LISTEN": "127.0.0.1:0",
+        ])
         defer { if server.process.isRunning { server.process.terminate() } }
         #expect(server.printed.contains("SDL head unit (simulated) on 127.0.0.1:\(port)"), "\(server.printed)")
         #expect(server.printed.contains("SDL WebSocket (simulated) on 127.0.0.1:"), "\(server.printed)")
@@ -299,6 +303,6 @@ struct ServeEndToEndTests {
             .POST, "\(server.baseURL)/v1/apps", json: ["id": "radio", "appName": "Radio", "appID": "radio-app"])
         #expect(created.status == 201)
         server.process.terminate()
-        server.process.waitUntilExit()
+        try await server.process.exited()
     }
 }

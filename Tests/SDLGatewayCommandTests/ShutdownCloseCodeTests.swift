@@ -12,7 +12,7 @@ struct ShutdownCloseCodeTests {
         "SIGTERM and SIGINT: an open event WebSocket gets a close frame with 1001, then the process exits 0", arguments: [SIGTERM, SIGINT])
     func goingAway(signal: Int32) async throws {
         try ServeEndToEndTests.requireExecutable()
-        let server = try ServeEndToEndTests.Server.start()
+        let server = try await ServeEndToEndTests.Server.start()
         defer { if server.process.isRunning { server.process.terminate() } }
         let port = try #require(server.baseURL.split(separator: ":").last.flatMap { Int($0) })
         let connection = try await RawConnection.connect(port: port)
@@ -35,7 +35,7 @@ struct ShutdownCloseCodeTests {
             }
             return frames ?? []
         }
-        server.process.waitUntilExit()
+        try await server.process.exited()
         #expect(server.process.terminationStatus == 0)
         try #require(frames.count >= 4, "no close frame: \(frames)")
         #expect(frames[0] == 0x88, "the first frame after the upgrade is the close: \(frames)")

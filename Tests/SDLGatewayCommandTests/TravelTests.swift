@@ -26,7 +26,7 @@ struct TravelTests {
 
     /// Starts `sdl-gateway ARGUMENTS` from `folder` and reads its standard output until each of
     /// `until` has been printed (or the process ends); the process and what it printed.
-    static func start(_ folder: URL, _ arguments: [String], until: String...) throws -> (Process, String) {
+    static func start(_ folder: URL, _ arguments: [String], until: String...) async throws -> (Process, String) {
         let process = Process()
         process.executableURL = folder.appendingPathComponent("sdl-gateway")
         process.currentDirectoryURL = folder
@@ -37,7 +37,7 @@ struct TravelTests {
         try process.run()
         var text = ""
         while !until.allSatisfy(text.contains) || !text.hasSuffix("\n") {
-            let data = output.fileHandleForReading.availableData
+            let data = try await output.fileHandleForReading.nextData()
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
         }
@@ -64,7 +64,7 @@ struct TravelTests {
         try E.requireExecutable()
         let folder = try Self.copyAlone()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (process, text) = try Self.start(
+        let (process, text) = try await Self.start(
             folder, ["serve", "--simulate", "--listen", "127.0.0.1:0", "--log-level", "warning"], until: "sdl-gateway on http://")
         defer { if process.isRunning { process.terminate() } }
         let range = try #require(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "\(text)")
@@ -81,7 +81,7 @@ struct TravelTests {
         let apps = try await Self.get("\(base)/v1/simulator/apps")
         #expect(apps.status == 200)
         process.terminate()
-        process.waitUntilExit()
+        try await process.exited()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["sdl-gateway"])
     }
 
@@ -90,7 +90,7 @@ struct TravelTests {
         try E.requireExecutable()
         let folder = try Self.copyAlone()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (process, text) = try Self.start(
+        let (process, text) = try await Self.start(
             folder, ["simulate", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--log-level", "warning"], until: "control API on",
             "SDL head unit on")
         defer { if process.isRunning { process.terminate() } }
@@ -100,6 +100,6 @@ struct TravelTests {
         #expect(apps.status == 200)
         #expect(String(decoding: apps.body, as: UTF8.self) == "[]")
         process.terminate()
-        process.waitUntilExit()
+        try await process.exited()
     }
 }
