@@ -104,7 +104,8 @@ public struct GatewayRouter: Sendable {
 
     /// HTTP/1.1 with WebSocket upgrades to ``makeWebSocketRouter()``: no frame, and so no
     /// message, larger than the configured WebSocket message size (1009 to the sender); pings
-    /// every 20 s find dead clients; a request body slower than `limits.minimumBodyRate` closes its
+    /// every 20 s from each connection's loop find dead clients (``WebSocketKeepAlive``, which
+    /// the WebSocket routes install); a request body slower than `limits.minimumBodyRate` closes its
     /// connection (``MinimumBodyRate``); a connection whose first request head is not complete within
     /// the request head timeout is answered 408 and closed (``RequestHeadDeadline``), one whose
     /// first head the HTTP decoder refuses is answered 431 or 400 and closed
@@ -125,7 +126,7 @@ public struct GatewayRouter: Sendable {
                 ],
                 idleTimeout: TimeAmount(configuration.limits.idleTimeout)
             ),
-            ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .enabled(timePeriod: .seconds(20)))
+            ws: .init(maxFrameSize: configuration.limits.webSocketMessageSize, autoPing: .disabled)
         )
         let headTimeout = TimeAmount(configuration.limits.requestHeadTimeout)
         return HTTPServerBuilder { responder in
