@@ -144,6 +144,7 @@ public struct RequestHeadDeadlineChannel<Inner: ServerChildChannel>: ServerChild
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            try ConnectionReadBuffer.configure(channel)
             try channel.pipeline.syncOperations.addHandler(RequestHeadDeadline(timeout: timeout, logger: logger), position: .first)
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
