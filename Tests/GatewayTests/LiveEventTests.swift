@@ -11,6 +11,7 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 import SDLProtocol
+import Synchronization
 import Testing
 
 @Suite("Event streams over a live server: WebSocket and Server-Sent Events", .timeLimit(.minutes(1)))
@@ -128,6 +129,29 @@ struct LiveEventTests {
                 for try await _ in inbound.messages(maxSize: 1 << 20) {}
             }
             #expect(lateComer?.closeCode == .goingAway)
+        }
+    }
+
+    @Test(
+        "WebSocket: the stream's end (the app deleted, the gateway stopping) comes after every event it held, as a close with 1001 and its reason"
+    )
+    func webSocketStreamEnd() async throws {
+        try await H.withGateway(mode: .live) { client, _, apps in
+            try await H.createApp(client)
+            let received = Mutex<[SDLJSON]>([])
+            let closed = try await client.ws("/v1/apps/demo/events?types=vehicleData") { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"filter":{"types":["vehicleData"]}}"#))
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                _ = try await Self.read(&messages) { $0["filter"] != nil }
+                // Published and ended in one go: the pump writes the 200 events, then ends the messages.
+                for speed in 1...200 { _ = apps.hub.publish(app: "demo", type: "vehicleData", data: ["speed": .int(Int64(speed))]) }
+                apps.hub.finishAll()
+                let events = try await Self.read(&messages) { _ in false }
+                received.withLock { $0 = events }
+            }
+            #expect(closed?.closeCode == .goingAway)
+            #expect(closed?.reason == "the event stream ended")
+            #expect(received.withLock { $0 }.compactMap { $0["data"]?["speed"]?.intValue } == (1...200).map { Int64($0) })
         }
     }
 
