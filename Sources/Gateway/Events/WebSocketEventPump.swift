@@ -29,14 +29,12 @@ final class WebSocketEventPump: Sendable {
     private let relay: NIOLoopBound<WritabilityRelay>
     /// A run is queued on the loop (so a burst of events costs one `execute`).
     private let scheduled = Atomic<Bool>(false)
-    /// The client left (``stop()``): nothing more is written.
-    private let stopped = Atomic<Bool>(false)
+    private let end = Mutex<End>(End())
 
-    /// What ends the connection's inbound messages once the hub ended the stream (the app was
-    /// deleted, the gateway shuts down) and the pump wrote what it held: the task reading them
-    /// then closes the WebSocket with 1001. Sent up the pipeline from the pump's relay, after the
-    /// frames read before it, so no task has to wait for the stream's end beside the reader.
-    struct StreamEnded: Error {}
+    private struct End: Sendable {
+        var ended = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
 
     private init(channel: any Channel, queue: EventClientQueue, binaryAudio: Bool, relay: NIOLoopBound<WritabilityRelay>) {
         self.channel = channel
@@ -63,9 +61,27 @@ final class WebSocketEventPump: Sendable {
         return pump
     }
 
-    /// The client left: nothing more is written (the subscription ends the queue too).
+    /// Returns once the queue finished (the hub ended the stream: the app was deleted, the
+    /// gateway shuts down) and what it held was written, or at ``stop()``.
+    func ended() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = end.withLock { end in
+                if end.ended { return true }
+                end.waiter = continuation
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Ends ``ended()`` now (the client left; the task serving it was cancelled).
     func stop() {
-        stopped.store(true, ordering: .releasing)
+        let waiter = end.withLock { end -> CheckedContinuation<Void, Never>? in
+            end.ended = true
+            defer { end.waiter = nil }
+            return end.waiter
+        }
+        waiter?.resume()
     }
 
     /// Queues a run on the connection's loop unless one is queued.
@@ -77,7 +93,6 @@ final class WebSocketEventPump: Sendable {
     /// On the loop: writes what is queued while the connection is writable, flushes once.
     private func run() {
         scheduled.store(false, ordering: .releasing)
-        guard !stopped.load(ordering: .acquiring) else { return }
         let relay = self.relay.value
         var written = 0
         defer { if written > 0 { relay.flush() } }
@@ -94,7 +109,6 @@ final class WebSocketEventPump: Sendable {
                 return
             case .finished:
                 stop()
-                relay.endMessages(StreamEnded())
                 return
             }
         }
@@ -137,11 +151,6 @@ final class WritabilityRelay: ChannelInboundHandler, RemovableChannelHandler {
 
     func flush() {
         context?.flush()
-    }
-
-    /// Ends the connection's inbound messages with `error`, after what was read before it.
-    func endMessages(_ error: any Error) {
-        context?.fireErrorCaught(error)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {

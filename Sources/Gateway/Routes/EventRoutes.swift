@@ -37,6 +37,10 @@ struct EventRoutes: Sendable {
 
     static let maximumRPCsInFlight = 16
 
+    /// How long a client has to answer the gateway's close frame (RFC 6455 §7.1.1; Hummingbird
+    /// waits as long when a handler ends).
+    static let closeHandshakeLimit: Duration = .seconds(15)
+
     struct Stream: Sendable {
         var app: String?
         var filter: EventFilter
@@ -251,43 +255,45 @@ struct EventRoutes: Sendable {
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?,
         clientKey: String, subscription: EventHub.Subscription, open: OpenWebSockets.Entry
     ) async throws {
-        // One group for the client's RPCs. Events are written from the connection's event loop
-        // (WebSocketEventPump); the client's messages are read here. No task waits for the
-        // stream's end: the pump ends the messages with ``WebSocketEventPump/StreamEnded``.
-        let pump = try await WebSocketEventPump.start(channel: channel, queue: subscription.queue, binaryAudio: stream.binaryAudio)
-        defer { pump.stop() }
+        // One group: the wait for the stream's end, and the client's RPCs. Events are written from
+        // the connection's event loop (WebSocketEventPump); the client's messages are read here.
         try await withThrowingDiscardingTaskGroup { group in
-            // The client left or closed, or the stream ended: nothing more to write.
-            defer { group.cancelAll() }
-            let inFlight = InFlightCounter(limit: Self.maximumRPCsInFlight)
-            do {
-                for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
-                    guard case .text(let text) = message else {
-                        try await outbound.write(
-                            .text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
-                        continue
-                    }
-                    guard let (id, work) = handle(text, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription)
-                    else {
-                        continue
-                    }
-                    guard inFlight.enter() else {
-                        let busy = GatewayError(.tooManyPendingRequests, "at most \(Self.maximumRPCsInFlight) RPCs at once per WebSocket")
-                        try await outbound.write(.text(Self.reply(id: id, busy).serialized()))
-                        continue
-                    }
-                    group.addTask {
-                        defer { inFlight.leave() }
-                        try await outbound.write(.text(await work().serialized()))
-                    }
+            let pump = try await WebSocketEventPump.start(channel: channel, queue: subscription.queue, binaryAudio: stream.binaryAudio)
+            group.addTask {
+                await withTaskCancellationHandler {
+                    await pump.ended()
+                } onCancel: {
+                    pump.stop()
                 }
-            } catch is WebSocketEventPump.StreamEnded {
-                // The gateway is shutting down or the app was deleted, and the pump wrote what the
-                // stream held: going away. The connection closes when this returns (the messages
-                // ended, so the client's answering close is not waited for).
+                guard !Task.isCancelled else { return }
+                // The gateway is shutting down or the app was deleted. The client's answering
+                // close ends the messages below; a client that never answers is cut off.
                 try await outbound.close(.goingAway, reason: "the event stream ended")
                 open.closed()
+                try await Task.sleep(for: Self.closeHandshakeLimit)
+                try await channel.close()
             }
+            let inFlight = InFlightCounter(limit: Self.maximumRPCsInFlight)
+            for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
+                guard case .text(let text) = message else {
+                    try await outbound.write(.text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
+                    continue
+                }
+                guard let (id, work) = handle(text, stream: stream, scope: scope, clientKey: clientKey, subscription: subscription) else {
+                    continue
+                }
+                guard inFlight.enter() else {
+                    let busy = GatewayError(.tooManyPendingRequests, "at most \(Self.maximumRPCsInFlight) RPCs at once per WebSocket")
+                    try await outbound.write(.text(Self.reply(id: id, busy).serialized()))
+                    continue
+                }
+                group.addTask {
+                    defer { inFlight.leave() }
+                    try await outbound.write(.text(await work().serialized()))
+                }
+            }
+            // The client left or closed: nothing more to write.
+            group.cancelAll()
         }
     }
 
