@@ -65,8 +65,13 @@ struct RequestHeadDeadlineTests {
             let answer = try await RawConnection.readUntilClosed(port: port, sending: "GET /pi", limit: .seconds(10))
             let text = try #require(answer, "the control API held a connection without a request head for 10 s")
             #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
-            let pong = try await RawConnection.exchange(port: port, RawConnection.get("/ping", []), until: "pong")
-            #expect(pong.hasPrefix("HTTP/1.1 200"))
+            // A connection closed before its head could be written (a busy machine) was late, not
+            // refused: the attempt is repeated, as in completeHeadsAreNotTimed.
+            var pong: String?
+            for _ in 1...3 where pong?.hasPrefix("HTTP/1.1 200") != true {
+                pong = try? await RawConnection.exchange(port: port, RawConnection.get("/ping", []), until: "pong")
+            }
+            #expect(pong?.hasPrefix("HTTP/1.1 200") == true, "\(pong ?? "three connections closed before their head")")
         }
     }
 
