@@ -8,7 +8,10 @@ import Testing
 
 /// Issue "Security and availability": an event stream's client is released as soon as its
 /// connection closes, quiet or not, so closed streams never lock others out.
-@Suite("Event clients are released when their connection closes", .timeLimit(.minutes(1)))
+///
+/// The limit guards against a hang: 1,000 connect-and-close cycles take 63-66 s beside the rest of
+/// `swift test` on two cores (debug build), too close to one minute.
+@Suite("Event clients are released when their connection closes", .timeLimit(.minutes(3)))
 struct EventClientReleaseTests {
     typealias H = GatewayHarness
 
