@@ -13,10 +13,16 @@ struct WebSocketKeepAliveTests {
     static let period: TimeAmount = .seconds(20)
 
     static func channel() throws -> EmbeddedChannel {
+        try channelAndKeepAlive().channel
+    }
+
+    static func channelAndKeepAlive() throws -> (channel: EmbeddedChannel, keepAlive: WebSocketKeepAlive) {
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(WebSocketKeepAlive(period: period))
+        let keepAlive = WebSocketKeepAlive(period: period)
+        try channel.pipeline.syncOperations.addHandler(keepAlive)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-        return channel
+        #expect(keepAlive.isPinging)
+        return (channel, keepAlive)
     }
 
     static func pings(_ channel: EmbeddedChannel) throws -> Int {
@@ -59,11 +65,12 @@ struct WebSocketKeepAliveTests {
 
     @Test("A period after an unanswered ping the connection is closed, and no timer is left")
     func closesWhenSilent() throws {
-        let channel = try Self.channel()
+        let (channel, keepAlive) = try Self.channelAndKeepAlive()
         channel.embeddedEventLoop.advanceTime(by: Self.period)
         #expect(try Self.pings(channel) == 1)
         channel.embeddedEventLoop.advanceTime(by: Self.period)
         #expect(!channel.isActive)
+        #expect(!keepAlive.isPinging)
         #expect(try Self.pings(channel) == 0)
         channel.embeddedEventLoop.advanceTime(by: Self.period * 3)
         #expect(try Self.pings(channel) == 0)
@@ -87,8 +94,11 @@ struct WebSocketKeepAliveTests {
 
     @Test("A connection closed by the client stops the pings")
     func stopsWhenClosed() throws {
-        let channel = try Self.channel()
+        let (channel, keepAlive) = try Self.channelAndKeepAlive()
         try channel.close().wait()
+        // A ping written to a closed channel never reaches its outbound buffer: the timer's
+        // state, not the count of pings, says whether it stopped.
+        #expect(!keepAlive.isPinging)
         channel.embeddedEventLoop.advanceTime(by: Self.period * 3)
         #expect(try Self.pings(channel) == 0)
     }

@@ -22,6 +22,9 @@ final class WebSocketKeepAlive: ChannelInboundHandler, RemovableChannelHandler {
     private var heard = true
     private var timer: RepeatedTask?
 
+    /// The timer is running (it stops when the connection goes or the handler is removed).
+    var isPinging: Bool { timer != nil }
+
     init(period: TimeAmount = WebSocketKeepAlive.period) {
         self.period = period
     }
