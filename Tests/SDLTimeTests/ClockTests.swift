@@ -64,9 +64,11 @@ struct ClockTests {
     func system() async {
         let clock = SDLSystemClock()
         let log = Log()
-        let cancelled = clock.schedule(at: clock.now() + .milliseconds(1)) { log.append("cancelled") }
+        // 100 ms: the thread may be preempted between schedule and cancel on a loaded machine (a
+        // 1 ms deadline was reached first in a full run); the one awaited is due 50 ms after it.
+        let cancelled = clock.schedule(at: clock.now() + .milliseconds(100)) { log.append("cancelled") }
         cancelled.cancel()
-        let deadline = clock.now() + .milliseconds(5)
+        let deadline = clock.now() + .milliseconds(150)
         let ranAt = await withCheckedContinuation { (continuation: CheckedContinuation<NIODeadline, Never>) in
             _ = clock.schedule(at: deadline) { continuation.resume(returning: clock.now()) }
         }
