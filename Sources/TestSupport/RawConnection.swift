@@ -7,8 +7,16 @@ import NIOPosix
 public struct RawConnection: Sendable {
     public let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
-    public static func connect(port: Int) async throws -> RawConnection {
-        let channel = try await ClientBootstrap(group: NIOSingletons.posixEventLoopGroup)
+    /// Connects to `port` on loopback. `receiveBuffer` sets the socket's receive buffer
+    /// (`SO_RCVBUF`) before connecting: a small one makes a client that does not read hold the
+    /// server back after a few kilobytes. With `halfClosure`, the server's end of its writes
+    /// (a WebSocket server's after its close frame) ends the reads and leaves writing open.
+    public static func connect(port: Int, receiveBuffer: Int? = nil, halfClosure: Bool = false) async throws -> RawConnection {
+        var bootstrap = ClientBootstrap(group: NIOSingletons.posixEventLoopGroup)
+        if let receiveBuffer { bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBuffer)) }
+        if halfClosure { bootstrap = bootstrap.channelOption(.allowRemoteHalfClosure, value: true) }
+        let channel =
+            try await bootstrap
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
             }

@@ -146,6 +146,11 @@ struct LiveEventTests {
                 try await outbound.write(.text(#"{"filter":{"types":["vehicleData"]}}"#))
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 _ = try await Self.read(&messages) { $0["filter"] != nil }
+                // An empty message of the client's is answered as any message that is not JSON:
+                // the stream goes on (the pump's end marker is an empty message too).
+                try await outbound.write(.text(""))
+                let refused = try await Self.read(&messages) { $0["status"] != nil }.last
+                #expect(refused?["status"] == 400)
                 // Published and ended in one go: the pump writes the 200 events, then ends the messages.
                 for speed in 1...200 { _ = apps.hub.publish(app: "demo", type: "vehicleData", data: ["speed": .int(Int64(speed))]) }
                 apps.hub.finishAll()

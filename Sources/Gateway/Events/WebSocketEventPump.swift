@@ -27,20 +27,23 @@ final class WebSocketEventPump: Sendable {
     private let binaryAudio: Bool
     /// Writes the event's encoded frame below the WebSocket frame encoder.
     private let relay: NIOLoopBound<WritabilityRelay>
+    /// Tells the task reading the client's messages that the stream ended.
+    private let endMarker: NIOLoopBound<StreamEndMarker>
     /// A run is queued on the loop (so a burst of events costs one `execute`).
     private let scheduled = Atomic<Bool>(false)
-    private let end = Mutex<End>(End())
+    /// The client left (``stop()``): nothing more is written.
+    private let stopped = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
 
-    private struct End: Sendable {
-        var ended = false
-        var waiter: CheckedContinuation<Void, Never>?
-    }
-
-    private init(channel: any Channel, queue: EventClientQueue, binaryAudio: Bool, relay: NIOLoopBound<WritabilityRelay>) {
+    private init(
+        channel: any Channel, queue: EventClientQueue, binaryAudio: Bool, relay: NIOLoopBound<WritabilityRelay>,
+        endMarker: NIOLoopBound<StreamEndMarker>
+    ) {
         self.channel = channel
         self.queue = queue
         self.binaryAudio = binaryAudio
         self.relay = relay
+        self.endMarker = endMarker
     }
 
     /// Starts writing `queue`'s events to the WebSocket connection `channel`: watches its
@@ -52,8 +55,13 @@ final class WebSocketEventPump: Sendable {
             let encoder = try operations.handler(type: WebSocketFrameEncoder.self)
             let relay = WritabilityRelay()
             try operations.addHandler(relay, position: .before(encoder))
+            // Just after the decoder: what it sends up is read as the client's frames are.
+            let decoder = try operations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+            let endMarker = StreamEndMarker()
+            try operations.addHandler(endMarker, position: .after(decoder))
             let pump = WebSocketEventPump(
-                channel: channel, queue: queue, binaryAudio: binaryAudio, relay: NIOLoopBound(relay, eventLoop: channel.eventLoop))
+                channel: channel, queue: queue, binaryAudio: binaryAudio, relay: NIOLoopBound(relay, eventLoop: channel.eventLoop),
+                endMarker: NIOLoopBound(endMarker, eventLoop: channel.eventLoop))
             relay.pump = pump
             return pump
         }.get()
@@ -61,27 +69,17 @@ final class WebSocketEventPump: Sendable {
         return pump
     }
 
-    /// Returns once the queue finished (the hub ended the stream: the app was deleted, the
-    /// gateway shuts down) and what it held was written, or at ``stop()``.
-    func ended() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = end.withLock { end in
-                if end.ended { return true }
-                end.waiter = continuation
-                return false
-            }
-            if done { continuation.resume() }
-        }
-    }
+    /// The hub ended the stream (the app was deleted, the gateway shuts down) and the pump wrote
+    /// what it held. The pump then puts an empty text message behind what the client sent
+    /// (``StreamEndMarker``): the task reading the client's messages sees it, finds
+    /// this true and closes with 1001. So no task waits for the stream's end beside the reader
+    /// (one task's stack less for each idle client). An empty message from the client itself is
+    /// answered as any message that is not JSON is, unless the stream has ended anyway.
+    var hasEnded: Bool { finished.load(ordering: .acquiring) }
 
-    /// Ends ``ended()`` now (the client left; the task serving it was cancelled).
+    /// The client left: nothing more is written (the subscription ends the queue too).
     func stop() {
-        let waiter = end.withLock { end -> CheckedContinuation<Void, Never>? in
-            end.ended = true
-            defer { end.waiter = nil }
-            return end.waiter
-        }
-        waiter?.resume()
+        stopped.store(true, ordering: .releasing)
     }
 
     /// Queues a run on the connection's loop unless one is queued.
@@ -93,6 +91,7 @@ final class WebSocketEventPump: Sendable {
     /// On the loop: writes what is queued while the connection is writable, flushes once.
     private func run() {
         scheduled.store(false, ordering: .releasing)
+        guard !stopped.load(ordering: .acquiring), !hasEnded else { return }
         let relay = self.relay.value
         var written = 0
         defer { if written > 0 { relay.flush() } }
@@ -108,7 +107,8 @@ final class WebSocketEventPump: Sendable {
             case .empty:
                 return
             case .finished:
-                stop()
+                finished.store(true, ordering: .releasing)
+                endMarker.value.mark()
                 return
             }
         }

@@ -37,10 +37,6 @@ struct EventRoutes: Sendable {
 
     static let maximumRPCsInFlight = 16
 
-    /// How long a client has to answer the gateway's close frame (RFC 6455 §7.1.1; Hummingbird
-    /// waits as long when a handler ends).
-    static let closeHandshakeLimit: Duration = .seconds(15)
-
     struct Stream: Sendable {
         var app: String?
         var filter: EventFilter
@@ -255,26 +251,24 @@ struct EventRoutes: Sendable {
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?,
         clientKey: String, subscription: EventHub.Subscription, open: OpenWebSockets.Entry
     ) async throws {
-        // One group: the wait for the stream's end, and the client's RPCs. Events are written from
-        // the connection's event loop (WebSocketEventPump); the client's messages are read here.
+        // Events are written from the connection's event loop (WebSocketEventPump); the client's
+        // messages are read here, and its RPCs run in one group. No task waits for the stream's
+        // end: the pump tells this reader (``WebSocketEventPump/hasEnded``).
+        let pump = try await WebSocketEventPump.start(channel: channel, queue: subscription.queue, binaryAudio: stream.binaryAudio)
+        defer { pump.stop() }
         try await withThrowingDiscardingTaskGroup { group in
-            let pump = try await WebSocketEventPump.start(channel: channel, queue: subscription.queue, binaryAudio: stream.binaryAudio)
-            group.addTask {
-                await withTaskCancellationHandler {
-                    await pump.ended()
-                } onCancel: {
-                    pump.stop()
-                }
-                guard !Task.isCancelled else { return }
-                // The gateway is shutting down or the app was deleted. The client's answering
-                // close ends the messages below; a client that never answers is cut off.
-                try await outbound.close(.goingAway, reason: "the event stream ended")
-                open.closed()
-                try await Task.sleep(for: Self.closeHandshakeLimit)
-                try await channel.close()
-            }
+            // The client left or closed, or the stream ended: nothing more to write.
+            defer { group.cancelAll() }
             let inFlight = InFlightCounter(limit: Self.maximumRPCsInFlight)
             for try await message in inbound.messages(maxSize: limits.webSocketMessageSize) {
+                if case .text(let text) = message, text.isEmpty, pump.hasEnded {
+                    // The gateway is shutting down or the app was deleted, and the pump wrote what
+                    // the stream held: going away. Returning leaves the close handshake to the
+                    // WebSocket library, which reads on until the client's close (at most 15 s).
+                    try await outbound.close(.goingAway, reason: "the event stream ended")
+                    open.closed()
+                    return
+                }
                 guard case .text(let text) = message else {
                     try await outbound.write(.text(Self.reply(id: nil, GatewayError(.invalidBody, "send JSON text messages")).serialized()))
                     continue
@@ -292,8 +286,6 @@ struct EventRoutes: Sendable {
                     try await outbound.write(.text(await work().serialized()))
                 }
             }
-            // The client left or closed: nothing more to write.
-            group.cancelAll()
         }
     }
 

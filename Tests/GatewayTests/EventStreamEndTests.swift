@@ -1,0 +1,165 @@
+import HummingbirdTesting
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
+import SDLProtocol
+import TestSupport
+import Testing
+
+@testable import Gateway
+
+/// How an event WebSocket ends when its stream does (the app deleted, the gateway stopping):
+/// what the gateway still held reaches a client that had stopped reading, then the close with
+/// 1001; the end waits for the client's message under way.
+@Suite("An event WebSocket's end", .timeLimit(.minutes(2)))
+struct EventStreamEndTests {
+    typealias H = GatewayHarness
+
+    @Test(
+        "A client that stopped reading when the stream ended gets what the gateway held, the last event, then 1001 with its reason; its answering close is still read"
+    )
+    func slowClientGetsTheEnd() async throws {
+        let configuration = GatewayConfiguration(events: .init(ringCapacity: 100, clientQueueCapacity: 20, maximumClients: 10))
+        try await H.withGateway(configuration, mode: .live) { client, _, apps in
+            try await H.createApp(client)
+            let port = try #require(client.port)
+            // 4 KiB of receive buffer: what the client does not read stays in the gateway (the
+            // gateway's socket takes up to 4 MiB, loopback's largest send buffer, before its
+            // writes back up).
+            let connection = try await RawConnection.connect(port: port, receiveBuffer: 4096, halfClosure: true)
+            let count = 12_000
+            let padding = SDLJSON.string(String(repeating: "x", count: 1024))
+            let frames = try await connection.channel.executeThenClose { inbound, outbound in
+                var reader = ServerFrames(inbound.makeAsyncIterator())
+                try await outbound.write(
+                    ByteBuffer(string: RawConnection.get("/v1/apps/demo/events?types=vehicleData", RawConnection.webSocketUpgrade)))
+                try await reader.head()
+                // The filter's answer: the subscription is in place.
+                try await outbound.write(ServerFrames.masked(.text, ByteBuffer(string: #"{"filter":{"types":["vehicleData"]}}"#)))
+                #expect(try await reader.next()?.opcode == .text)
+                for speed in 1...count {
+                    apps.hub.publish(app: "demo", type: "vehicleData", data: ["speed": .int(Int64(speed)), "pad": padding])
+                }
+                apps.hub.finishAll()
+                // Only now does the client read: everything until the server's close frame, which
+                // it answers (the server ends its writes after that frame, and reads on).
+                var frames: [WebSocketFrame] = []
+                while let frame = try await reader.next() {
+                    frames.append(frame)
+                    if frame.opcode == .connectionClose {
+                        try await outbound.write(ServerFrames.masked(.connectionClose, frame.data))
+                        break
+                    }
+                }
+                return frames
+            }
+            let events = frames.filter { $0.opcode == .text }.compactMap { try? SDLJSON.parse(String(buffer: $0.data)) }
+            let gaps = events.filter { $0["type"] == "gap" }
+            #expect(!gaps.isEmpty, "the client fell behind: its queue overflowed")
+            // Every event came or was counted in a gap, to the last one, before the close.
+            let delivered = events.filter { $0["type"] == "vehicleData" }.count
+            let missed = gaps.compactMap { $0["data"]?["missed"]?.intValue }.reduce(0, +)
+            #expect(delivered + Int(missed) == count)
+            let close = try #require(frames.last)
+            #expect(close.opcode == .connectionClose)
+            var reason = close.data
+            #expect(reason.readInteger(as: UInt16.self) == 1001)
+            #expect(reason.readString(length: reason.readableBytes) == "the event stream ended")
+        }
+    }
+
+    @Test("The end goes behind the client's message under way, never inside it; outside a message it goes at once")
+    func endWaitsForTheMessage() throws {
+        let channel = EmbeddedChannel()
+        let marker = StreamEndMarker()
+        try channel.pipeline.syncOperations.addHandler(marker)
+        try channel.writeInbound(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: "{\"fil")))
+        marker.mark()
+        #expect(try channel.readInbound(as: WebSocketFrame.self)?.data == ByteBuffer(string: "{\"fil"))
+        #expect(try channel.readInbound(as: WebSocketFrame.self) == nil, "nothing inside the message")
+        // A ping between a message's frames is allowed (RFC 6455 §5.4) and does not end it.
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer()))
+        #expect(try channel.readInbound(as: WebSocketFrame.self)?.opcode == .ping)
+        #expect(try channel.readInbound(as: WebSocketFrame.self) == nil)
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "ter\":{}}")))
+        #expect(try channel.readInbound(as: WebSocketFrame.self)?.opcode == .continuation)
+        let end = try #require(try channel.readInbound(as: WebSocketFrame.self))
+        #expect(end.opcode == .text && end.fin && end.data.readableBytes == 0)
+        // Between messages the end is read at once.
+        marker.mark()
+        #expect(try channel.readInbound(as: WebSocketFrame.self)?.data.readableBytes == 0)
+        #expect(try channel.readInbound(as: WebSocketFrame.self) == nil)
+    }
+}
+
+/// A raw WebSocket client's view of the server: the 101 head, then the server's frames
+/// (unmasked, RFC 6455 §5.1) parsed from the bytes as they come.
+struct ServerFrames {
+    var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    var buffer = ByteBuffer()
+
+    init(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) {
+        self.inbound = inbound
+    }
+
+    /// Reads the upgrade's answer, which must be 101.
+    mutating func head() async throws {
+        while buffer.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+            guard var more = try await inbound.next() else { throw ServerFramesError(problem: "closed before the 101") }
+            buffer.writeBuffer(&more)
+        }
+        let end = buffer.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8))!
+        let head = buffer.readString(length: end.upperBound - buffer.readerIndex) ?? ""
+        guard head.hasPrefix("HTTP/1.1 101") else { throw ServerFramesError(problem: "not upgraded: \(head)") }
+    }
+
+    /// Takes what the next read brought; false when the server closed the connection.
+    mutating func readMore() async throws -> Bool {
+        guard var more = try await inbound.next() else { return false }
+        buffer.writeBuffer(&more)
+        return true
+    }
+
+    /// The next whole frame, or nil when the server closed the connection.
+    mutating func next() async throws -> WebSocketFrame? {
+        while true {
+            if let frame = Self.parse(&buffer) { return frame }
+            guard try await readMore() else { return nil }
+        }
+    }
+
+    /// One frame from the front of `buffer`, when a whole one is there.
+    static func parse(_ buffer: inout ByteBuffer) -> WebSocketFrame? {
+        var view = buffer
+        guard let first = view.readInteger(as: UInt8.self), let second = view.readInteger(as: UInt8.self) else { return nil }
+        var length = Int(second & 0x7F)
+        if length == 126 {
+            guard let extended = view.readInteger(as: UInt16.self) else { return nil }
+            length = Int(extended)
+        } else if length == 127 {
+            guard let extended = view.readInteger(as: UInt64.self) else { return nil }
+            length = Int(extended)
+        }
+        guard let opcode = WebSocketOpcode(encodedWebSocketOpcode: first & 0x0F), let data = view.readSlice(length: length) else {
+            return nil
+        }
+        buffer = view
+        return WebSocketFrame(fin: first & 0x80 != 0, opcode: opcode, data: data)
+    }
+
+    /// A client's frame: masked (RFC 6455 §5.3), here with a zero key, which leaves the bytes as they are.
+    static func masked(_ opcode: WebSocketOpcode, _ payload: ByteBuffer) -> ByteBuffer {
+        precondition(payload.readableBytes < 126)
+        var frame = ByteBuffer()
+        frame.writeInteger(0x80 | UInt8(webSocketOpcode: opcode))
+        frame.writeInteger(0x80 | UInt8(payload.readableBytes))
+        frame.writeInteger(UInt32(0))
+        frame.writeImmutableBuffer(payload)
+        return frame
+    }
+}
+
+struct ServerFramesError: Error, CustomStringConvertible {
+    let problem: String
+    var description: String { problem }
+}
