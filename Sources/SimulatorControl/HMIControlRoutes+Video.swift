@@ -64,14 +64,14 @@ extension HMIControlRoutes {
         addWebSocket(to: router)
         let webSocketResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
-            RequestHeadDeadlineChannel(
-                timeout: .seconds(10),
+            ServedConnectionChannel(
+                requestHeadTimeout: .seconds(10),
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(
                         http1: .init(
                             additionalChannelHandlers: [MinimumBodyRate(logger: Logger(label: "sdl-gateway"))], idleTimeout: .seconds(60)),
-                        ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(20)))
+                        ws: .init(maxFrameSize: 1 << 16, autoPing: .disabled)
                     )
                 )
             )

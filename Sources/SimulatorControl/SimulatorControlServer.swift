@@ -26,11 +26,11 @@ extension SimulatorControlRoutes {
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(
                 additionalChannelHandlers: [MinimumBodyRate(logger: Logger(label: "sdl-gateway"))], idleTimeout: TimeAmount(idleTimeout)),
-            ws: .init(maxFrameSize: Self.maximumBodySize, autoPing: .enabled(timePeriod: .seconds(20)))
+            ws: .init(maxFrameSize: Self.maximumBodySize, autoPing: .disabled)
         )
         return HTTPServerBuilder { responder in
-            RequestHeadDeadlineChannel(
-                timeout: TimeAmount(requestHeadTimeout),
+            ServedConnectionChannel(
+                requestHeadTimeout: TimeAmount(requestHeadTimeout),
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder, configuration: configuration)
             )

@@ -1,13 +1,22 @@
+import HTTPAPISupport
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTesting
+import HummingbirdWebSocket
+import NIOWebSocket
+import TestSupport
+import Logging
 import NIOCore
 import NIOEmbedded
-import NIOWebSocket
+import NIOHTTP1
 import Testing
 
-@testable import Gateway
+@testable import HTTPAPISupport
 
-/// ``WebSocketKeepAlive`` on a test channel with its clock driven by hand: a ping each period, a
-/// connection kept while the client answers (a pong or any frame), closed after a period with
-/// nothing; installed behind NIO's frame decoder; no timer left once the connection is gone.
+/// ``WebSocketKeepAlive`` on a test channel with its clock driven by hand: idle until the
+/// connection is upgraded; then a ping each period, a connection kept while the client answers
+/// (a pong or any bytes), closed after a period with nothing; no timer left once the connection
+/// is gone; every served connection gets one, after what its server sets up.
 @Suite("WebSocket keep-alive pings from the connection's loop")
 struct WebSocketKeepAliveTests {
     static let period: TimeAmount = .seconds(20)
@@ -21,14 +30,21 @@ struct WebSocketKeepAliveTests {
         let keepAlive = WebSocketKeepAlive(period: period)
         try channel.pipeline.syncOperations.addHandler(keepAlive)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        #expect(!keepAlive.isPinging, "an HTTP connection is not pinged")
+        channel.pipeline.fireUserInboundEventTriggered(Self.upgraded)
         #expect(keepAlive.isPinging)
         return (channel, keepAlive)
     }
 
+    /// What NIO's upgrade handler tells the pipeline once a connection became a WebSocket.
+    static let upgraded = HTTPServerUpgradeEvents.upgradeComplete(
+        toProtocol: "websocket", upgradeRequest: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/events"))
+
+    /// Pings written since the last call: each an empty ping frame, FIN set, unmasked (0x89 0x00).
     static func pings(_ channel: EmbeddedChannel) throws -> Int {
         var count = 0
-        while let frame = try channel.readOutbound(as: WebSocketFrame.self) {
-            #expect(frame.opcode == .ping && frame.fin && frame.data.readableBytes == 0)
+        while let bytes = try channel.readOutbound(as: ByteBuffer.self) {
+            #expect(Array(bytes.readableBytesView) == [0x89, 0x00])
             count += 1
         }
         return count
@@ -42,21 +58,22 @@ struct WebSocketKeepAliveTests {
         for round in 0..<3 {
             channel.embeddedEventLoop.advanceTime(by: round == 0 ? .milliseconds(1) : Self.period)
             #expect(try Self.pings(channel) == 1)
-            let pong = WebSocketFrame(fin: true, opcode: .pong, data: ByteBuffer())
+            // A masked empty pong, as the client's bytes reach the keep-alive (before the decoder).
+            let pong = ByteBuffer(bytes: [0x8A, 0x80, 1, 2, 3, 4])
             try channel.writeInbound(pong)
-            #expect(try channel.readInbound(as: WebSocketFrame.self) == pong)
+            #expect(try channel.readInbound(as: ByteBuffer.self) == pong)
         }
         #expect(channel.isActive)
         _ = try channel.finish()
     }
 
-    @Test("A text frame counts as an answer as well as a pong does")
-    func anyFrameAnswers() throws {
+    @Test("Any bytes count as an answer as well as a pong does: part of a frame still arriving, or a frame a route's handler takes")
+    func anyBytesAnswer() throws {
         let channel = try Self.channel()
         channel.embeddedEventLoop.advanceTime(by: Self.period)
         #expect(try Self.pings(channel) == 1)
-        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "{}")))
-        _ = try channel.readInbound(as: WebSocketFrame.self)
+        try channel.writeInbound(ByteBuffer(bytes: [0x82, 0xFE, 0x40]))
+        _ = try channel.readInbound(as: ByteBuffer.self)
         channel.embeddedEventLoop.advanceTime(by: Self.period)
         #expect(channel.isActive)
         #expect(try Self.pings(channel) == 1)
@@ -103,25 +120,114 @@ struct WebSocketKeepAliveTests {
         #expect(try Self.pings(channel) == 0)
     }
 
-    @Test("install puts it just after the frame decoder; a pipeline without one is refused")
-    func install() async throws {
-        let channel = NIOAsyncTestingChannel()
-        try await channel.testingEventLoop.executeInContext {
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder()))
-        }
-        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1))
-        #expect(await WebSocketKeepAlive.install(on: channel))
-        // The pipeline's description lists its handlers from head to tail, one a line.
-        let description = try await channel.testingEventLoop.executeInContext { channel.pipeline.debugDescription }
-        let handlers = description.split(separator: "\n")
-        let decoder = try #require(handlers.firstIndex { $0.contains("ByteToMessageHandler") })
-        #expect(handlers[decoder + 1].contains("WebSocketKeepAlive"), "\(description)")
-        await channel.testingEventLoop.advanceTime(by: Self.period)
-        #expect(try await channel.readOutbound(as: WebSocketFrame.self)?.opcode == .ping)
-        _ = try await channel.finish()
-
-        let bare = NIOAsyncTestingChannel()
-        #expect(await !WebSocketKeepAlive.install(on: bare))
-        _ = try await bare.finish()
+    @Test("Only an upgrade to a WebSocket starts the timer; another protocol's does not")
+    func onlyWebSocketUpgrades() throws {
+        let channel = EmbeddedChannel()
+        let keepAlive = WebSocketKeepAlive(period: Self.period)
+        try channel.pipeline.syncOperations.addHandler(keepAlive)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        channel.pipeline.fireUserInboundEventTriggered(
+            HTTPServerUpgradeEvents.upgradeComplete(
+                toProtocol: "h2c", upgradeRequest: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")))
+        channel.embeddedEventLoop.advanceTime(by: Self.period * 3)
+        #expect(!keepAlive.isPinging)
+        #expect(try Self.pings(channel) == 0)
+        #expect(channel.isActive)
+        _ = try channel.finish()
     }
+
+    @Test("A served connection gets the keep-alive last in its pipeline, after what its server set up")
+    func servedConnection() async throws {
+        let channel = NIOAsyncTestingChannel()
+        let served = ServedConnectionChannel(requestHeadTimeout: .seconds(10), inner: PipelineStub())
+        let setup = try await channel.testingEventLoop.executeInContext { served.setup(channel: channel, logger: Logger(label: "test")) }
+        _ = try await setup.get()
+        let description = try await channel.testingEventLoop.executeInContext { channel.pipeline.debugDescription }
+        // The pipeline's description lists its handlers from head to tail, one a line.
+        let handlers = description.split(separator: "\n").filter { $0.contains("[handler") }
+        #expect(handlers.first?.contains("RequestHeadDeadline") == true, "\(description)")
+        let stub = try #require(handlers.firstIndex { $0.contains("StubHandler") })
+        let keepAlive = try #require(handlers.firstIndex { $0.contains("WebSocketKeepAlive") })
+        #expect(stub < keepAlive && keepAlive == handlers.count - 1, "\(description)")
+        _ = try await channel.finish()
+    }
+}
+
+/// The keep-alive in a real server's pipeline: NIO's upgrade tells it, and its pings reach a
+/// raw client.
+@Suite("WebSocket keep-alive on a live server", .timeLimit(.minutes(1)))
+struct WebSocketKeepAliveLiveTests {
+    @Test(
+        "An upgraded connection is pinged each period (0x89 0x00); it stays while the client answers, and is closed a period after it stops"
+    )
+    func pingsAfterUpgrade() async throws {
+        let webSockets = Router(context: BasicWebSocketRequestContext.self)
+        webSockets.ws("/ws") { inbound, _, _ in for try await _ in inbound {} }
+        let webSocketResponder = webSockets.buildResponder()
+        let server = HTTPServerBuilder { responder in
+            ServedConnectionChannel(
+                requestHeadTimeout: .seconds(10), keepAlivePeriod: .milliseconds(500),
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: .init(ws: .init(autoPing: .disabled))
+                )
+            )
+        }
+        try await Application(router: Router(), server: server).test(.live) { client in
+            let port = try #require(client.port)
+            // A client whose answer a loaded machine held back for a whole period was closed
+            // rightly, and its late pong fails: that attempt is repeated.
+            var frames: [WebSocketFrame]?
+            for _ in 1...3 where frames == nil {
+                frames = try await Self.pingedOut(port: port)
+            }
+            let seen = try #require(frames, "three connections were closed before their answer went out")
+            #expect(seen.count == 3)
+            #expect(seen.allSatisfy { $0.opcode == .ping && $0.fin && $0.data.readableBytes == 0 })
+        }
+    }
+
+    /// Upgrades on `port`, answers two pings, then is silent until the server closes: the frames
+    /// it got, or nil when an answer came too late (the server had closed already).
+    static func pingedOut(port: Int) async throws -> [WebSocketFrame]? {
+        let connection = try await RawConnection.connect(port: port)
+        let frames = try await connection.within(.seconds(15)) { connection in
+            try await connection.channel.executeThenClose { inbound, outbound -> [WebSocketFrame]? in
+                var reader = ServerFrames(inbound.makeAsyncIterator())
+                try await outbound.write(ByteBuffer(string: RawConnection.get("/ws", RawConnection.webSocketUpgrade)))
+                try await reader.head()
+                var frames: [WebSocketFrame] = []
+                do {
+                    while let frame = try await reader.next() {
+                        frames.append(frame)
+                        if frames.count <= 2 { try await outbound.write(ServerFrames.masked(.pong, frame.data)) }
+                    }
+                } catch {
+                    // A late answer: written after the server closed (or reset by it).
+                    return nil
+                }
+                return frames
+            }
+        }
+        return try #require(frames, "the connection was neither pinged out nor closed in 15 s")
+    }
+}
+
+/// A server's own setup, as far as ``ServedConnectionChannel`` is concerned: one handler.
+struct PipelineStub: ServerChildChannel {
+    struct Value: ServerChildChannelValue {
+        let channel: any Channel
+    }
+
+    final class StubHandler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = NIOAny
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(StubHandler())
+            return Value(channel: channel)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {}
 }

@@ -220,7 +220,6 @@ struct EventRoutes: Sendable {
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel, stream: Stream, scope: TokenScope?,
         clientKey: String
     ) async throws {
-        await WebSocketKeepAlive.install(on: channel)
         let subscription: EventHub.Subscription
         do {
             subscription = try apps.hub.subscribe(app: stream.app, filter: stream.filter, since: stream.since)

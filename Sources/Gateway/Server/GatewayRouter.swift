@@ -105,7 +105,7 @@ public struct GatewayRouter: Sendable {
     /// HTTP/1.1 with WebSocket upgrades to ``makeWebSocketRouter()``: no frame, and so no
     /// message, larger than the configured WebSocket message size (1009 to the sender); pings
     /// every 20 s from each connection's loop find dead clients (``WebSocketKeepAlive``, which
-    /// the WebSocket routes install); a request body slower than `limits.minimumBodyRate` closes its
+    /// ``ServedConnectionChannel`` gives every connection); a request body slower than `limits.minimumBodyRate` closes its
     /// connection (``MinimumBodyRate``); a connection whose first request head is not complete within
     /// the request head timeout is answered 408 and closed (``RequestHeadDeadline``), one whose
     /// first head the HTTP decoder refuses is answered 431 or 400 and closed
@@ -130,8 +130,8 @@ public struct GatewayRouter: Sendable {
         )
         let headTimeout = TimeAmount(configuration.limits.requestHeadTimeout)
         return HTTPServerBuilder { responder in
-            RequestHeadDeadlineChannel(
-                timeout: headTimeout,
+            ServedConnectionChannel(
+                requestHeadTimeout: headTimeout,
                 inner: MalformedHeadAnswerChannel(
                     inner: RefusedUpgradeAnswerChannel(
                         inner: HTTP1WebSocketUpgradeChannel(

@@ -184,7 +184,6 @@ struct StreamRoutes: Sendable {
         on channel: any Channel
     ) async throws {
         let session = try apps.session(id)
-        await WebSocketKeepAlive.install(on: channel)
         await WebSocketUnmask.install(on: channel)
         let forwarder = await WebSocketStreamForwarder.install(on: channel) { bytes, whenReady in
             try session.forwardStream(service, bytes, whenReady: whenReady)
