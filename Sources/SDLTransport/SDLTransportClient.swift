@@ -54,10 +54,10 @@ public enum SDLTransportClient {
     /// adaptive allocator last reached (up to 64 KiB by default): after the RegisterAppInterface
     /// response with SDL Core's capabilities (33 KB), every idle app session held about 26 KB of
     /// them. One read per turn keeps that at one buffer, and NIO reuses it at the largest size
-    /// it reached: at most 4 KiB (8 KiB was 8 KB of every idle session's 99 KiB, heaptrack,
-    /// issue "Performance"). The head unit's side of a session is small messages; a large one
-    /// arrives in a few more reads (the 33 KB response in 9).
-    static let receiveAllocator = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 4 << 10)
+    /// it reached: at most 1 KiB (8 KiB was 8 KB of every idle session's 99 KiB, 4 KiB 4 KB of
+    /// its 72, heaptrack, issue "Performance"). The head unit's side of a session is small
+    /// messages; a large one arrives in more reads (the 33 KB response in 33).
+    static let receiveAllocator = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 1024)
 
     /// Connects to `address` and returns its byte channel. Throws
     /// ``SDLTransportError/Code/webSocketUpgradeRefused`` when a WebSocket server does not switch

@@ -132,8 +132,10 @@ struct InteractionRoutesTests {
             #expect(body?["result"] == "SUCCESS")
             #expect(body?["sent"]?.arrayValue?.first?["parameters"]?["softButtons"]?.arrayValue?.first?["softButtonID"] == 32768)
 
+            // 10 s, the longest an alert shows: a loaded machine's answer once came after 3 s,
+            // when the alert had ended by itself (409, nothing left to answer).
             let (quiet, quietBody) = try await Self.present(
-                client, apps, "alerts", ["text": ["Just so you know"], "duration": 3], context: "ALERT"
+                client, apps, "alerts", ["text": ["Just so you know"], "duration": 10], context: "ALERT"
             ) {
                 try await Self.answer(client, [:])  // what the head unit says when the alert's time is up
             }

@@ -15,18 +15,19 @@ extension GatewayApps {
         let managers = objects?.managers
         let restores = ManagerRestorer.Requests()
         await withDiscardingTaskGroup { group in
-            if let managers {
-                // Puts the declared state back after each registration, beside the pump.
+            if let recording = app.recording {
+                group.addTask { await SDLCaptureFile.write(recording.tap, to: recording.path, logger: self.logger) }
+            }
+            await publishEvents(app, objects: objects) { resumed in
+                // Puts the declared state back after a registration, beside the pump, in a task
+                // that ends when nothing is left to restore.
+                guard let managers, restores.registered(resumed: resumed) else { return }
                 group.addTask {
                     await ManagerRestorer(apps: self).run(app: app.id, managers: managers, requests: restores) { data in
                         self.publish(("connection", data), id: app.id, incarnation: app.incarnation, source: nil)
                     }
                 }
             }
-            if let recording = app.recording {
-                group.addTask { await SDLCaptureFile.write(recording.tap, to: recording.path, logger: self.logger) }
-            }
-            await publishEvents(app, objects: objects, restores: restores)
             // The session ended: its connections record nothing more, nothing is left to restore.
             app.recording?.tap.finish()
             restores.finish()
@@ -34,7 +35,11 @@ extension GatewayApps {
         execute(state.withLock { $0.pumpEnded(app.incarnation) })
     }
 
-    private func publishEvents(_ app: NewApp, objects: AppObjects?, restores: ManagerRestorer.Requests) async {
+    /// Publishes the session's events until it ends; `registered` is told of each registration
+    /// (whether the head unit resumed the app's data).
+    private func publishEvents(
+        _ app: NewApp, objects: AppObjects?, registered: (_ resumed: Bool) -> Void
+    ) async {
         let (id, incarnation) = (app.id, app.incarnation)
         var sinceYield = 0
         for await event in app.session.events {
@@ -58,7 +63,7 @@ extension GatewayApps {
                 if connectionState == .registered {
                     // A new registration: what the head unit holds is asked again when needed.
                     noteFiles(id, all: [], spaceAvailable: nil)
-                    restores.registered(resumed: app.session.lastRegistrationResumed)
+                    registered(app.session.lastRegistrationResumed)
                 }
                 if connectionState == .registered || connectionState == .closed {
                     execute(state.withLock { $0.settle(id: id, incarnation: incarnation) })

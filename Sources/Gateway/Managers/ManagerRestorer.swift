@@ -16,40 +16,52 @@ import Synchronization
 struct ManagerRestorer: Sendable {
     let apps: GatewayApps
 
-    /// Registrations waiting for a restore: signalled once however many arrive while one runs,
-    /// remembering whether every one of them resumed (one that did not makes the restore whole).
+    /// Registrations waiting for a restore, and whether a restore runs: the first registration
+    /// starts one (``registered(resumed:)`` says so), and those that come while it runs are
+    /// taken by it in one more pass, remembering whether every one of them resumed (one that did
+    /// not makes the restore whole). No task waits between registrations: a task keeps the stack
+    /// it grew while it lives, and an app lives long (heaptrack, issue "Performance").
     final class Requests: Sendable {
-        private let pending = Mutex<Bool?>(nil)
-        let signals: AsyncStream<Void>
-        private let continuation: AsyncStream<Void>.Continuation
-
-        init() {
-            (signals, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        private struct State {
+            var pending: Bool?
+            var running = false
+            var finished = false
         }
 
-        func registered(resumed: Bool) {
-            pending.withLock { $0 = ($0 ?? true) && resumed }
-            continuation.yield()
-        }
+        private let state = Mutex(State())
 
-        /// Whether the registrations since the last call all resumed; `nil` when none came.
-        func take() -> Bool? {
-            pending.withLock { value in
-                defer { value = nil }; return value
+        /// Notes a registration; true when no restore runs, and the caller starts one
+        /// (``ManagerRestorer/run(app:managers:requests:publish:)``).
+        func registered(resumed: Bool) -> Bool {
+            state.withLock { state in
+                state.pending = (state.pending ?? true) && resumed
+                guard !state.running, !state.finished else { return false }
+                state.running = true
+                return true
             }
         }
 
-        func finish() { continuation.finish() }
+        /// Whether the registrations since the last call all resumed; `nil` when none came (or
+        /// the app ended), and then the restore that asked ends.
+        func next() -> Bool? {
+            state.withLock { state in
+                guard let pending = state.pending, !state.finished else {
+                    state.running = false
+                    return nil
+                }
+                state.pending = nil
+                return pending
+            }
+        }
+
+        /// The app ended: a restore under way is the last.
+        func finish() { state.withLock { $0.finished = true } }
     }
 
-    /// Restores after each signalled registration until `requests` is finished.
+    /// Restores for the registrations `requests` holds, and for those that come meanwhile.
     func run(app id: String, managers: AppManagers, requests: Requests, publish: (SDLJSON) -> Void) async {
-        for await _ in requests.signals {
-            guard let resumed = requests.take() else { continue }
-            // In a child task: this one waits as long as the app lives, and a task keeps the
-            // stack it grew until it ends (heaptrack, issue "Performance").
-            async let restored = restore(app: id, managers: managers, headUnitResumed: resumed)
-            if let event = await restored { publish(event) }
+        while let resumed = requests.next() {
+            if let event = await restore(app: id, managers: managers, headUnitResumed: resumed) { publish(event) }
         }
     }
 

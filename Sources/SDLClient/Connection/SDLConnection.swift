@@ -66,7 +66,9 @@ public final class SDLConnection: Sendable {
 
     typealias StreamWaiter = CheckedContinuation<SDLStreamingAccepted?, any Error>
 
-    public let configuration: Configuration
+    /// Shared with the state machine, which keeps the same configuration.
+    private let sharedConfiguration: Machine.SharedConfiguration
+    public var configuration: Configuration { sharedConfiguration.value }
     let state: Mutex<State>
     private let clock: any SDLClock
     private let logger: Logger
@@ -92,10 +94,11 @@ public final class SDLConnection: Sendable {
         eventBufferLimit: Int = SDLConnection.eventBufferLimit,
         logger: Logger
     ) {
-        self.configuration = configuration
+        let shared = Machine.SharedConfiguration(configuration)
+        self.sharedConfiguration = shared
         self.clock = clock
         self.logger = logger
-        self.state = Mutex(State(machine: Machine(configuration: configuration)))
+        self.state = Mutex(State(machine: Machine(shared: shared)))
         (eventStream, eventSource) = SDLEventStream.makeStream(capacity: eventBufferLimit) { .lost(count: $0) }
     }
 

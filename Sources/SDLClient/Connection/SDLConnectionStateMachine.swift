@@ -59,7 +59,18 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
         case caller(Waiter)
     }
 
-    public let configuration: SDLConnection.Configuration
+    /// The connection's configuration, kept once for the connection and its machine (it is
+    /// 960 bytes: inline in both, it was 2 KB of every app session, heaptrack, issue "Performance").
+    final class SharedConfiguration: Sendable {
+        let value: SDLConnection.Configuration
+
+        init(_ value: SDLConnection.Configuration) {
+            self.value = value
+        }
+    }
+
+    let sharedConfiguration: SharedConfiguration
+    public var configuration: SDLConnection.Configuration { sharedConfiguration.value }
     public internal(set) var session: SDLSessionStateMachine
     public internal(set) var tracker: SDLAppStateTracker
     public private(set) var registration = Registration.waitingForSession
@@ -78,7 +89,12 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
     var streams: SDLStreamingServices
 
     public init(configuration: SDLConnection.Configuration, maximumPending: Int = SDLPendingRequests<Waiter>.defaultMaximumPending) {
-        self.configuration = configuration
+        self.init(shared: SharedConfiguration(configuration), maximumPending: maximumPending)
+    }
+
+    init(shared: SharedConfiguration, maximumPending: Int = SDLPendingRequests<Waiter>.defaultMaximumPending) {
+        let configuration = shared.value
+        self.sharedConfiguration = shared
         self.session = SDLSessionStateMachine(configuration: configuration.session)
         self.tracker = SDLAppStateTracker(catalog: configuration.catalog)
         self.pending = SDLPendingRequests(maximumPending: maximumPending)
