@@ -53,7 +53,7 @@ public final class SDLConnection: Sendable {
         var machine: Machine
         /// The open link: frames go to its channel straight from the critical section that numbers
         /// them (one write per frame, one flush per message), with no task between the caller and
-        /// the event loop; finishing `end` ends the session's link.
+        /// the event loop; ``closeLink(_:)`` ends it.
         var link: Link?
         var alarm = SDLDriverAlarm()
         var onRegistered: (@Sendable (SDLRPCMessage) -> Void)?
@@ -77,7 +77,6 @@ public final class SDLConnection: Sendable {
 
     struct Link: Sendable {
         let channel: any Channel
-        let end: AsyncStream<Void>.Continuation
         /// The channel's writability, for stream data (``SDLWriteGate``).
         let gate: SDLWriteGate
     }
@@ -133,9 +132,9 @@ public final class SDLConnection: Sendable {
     /// ends with it and every waiting request fails.
     public func run(onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void = { _ in }) async throws {
         state.withLock { $0.onRegistered = onRegistered }
-        let (channel, ended): OpenedLink
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
-            (channel, ended) = try await openInChildTask().get()
+            channel = try await openInChildTask().get()
         } catch {
             // No link was made: it ends as a link does, with its own error.
             if error.code != .closed { configuration.capture?.record(.lost, text: "\(error)") }
@@ -146,7 +145,7 @@ public final class SDLConnection: Sendable {
         capture?.record(.opened, text: configuration.address.description)
         defer { linkDown(SDLClientError(.linkLost, "the connection to the head unit closed")) }
         do {
-            try await serve(channel, ended: ended)
+            try await serve(channel)
         } catch let error as SDLClientError {
             linkDown(error)
         } catch {
@@ -167,8 +166,8 @@ public final class SDLConnection: Sendable {
     /// ``open()`` in a child task. A task keeps the stack it grew until it ends: connecting (the
     /// bootstrap, the TLS or WebSocket set-up) took about 4 KB that this long-lived task kept for
     /// the whole session (heaptrack, BENCHMARKS.md, issue "Performance"); the child gives it back.
-    private func openInChildTask() async -> Result<OpenedLink, SDLClientError> {
-        async let opened: Result<OpenedLink, SDLClientError> = {
+    private func openInChildTask() async -> Result<NIOAsyncChannel<ByteBuffer, ByteBuffer>, SDLClientError> {
+        async let opened: Result<NIOAsyncChannel<ByteBuffer, ByteBuffer>, SDLClientError> = {
             do throws(SDLClientError) {
                 return .success(try await self.open())
             } catch {
@@ -178,11 +177,8 @@ public final class SDLConnection: Sendable {
         return await opened
     }
 
-    /// The open link's byte channel and the stream that ends when the session's link should.
-    private typealias OpenedLink = (NIOAsyncChannel<ByteBuffer, ByteBuffer>, AsyncStream<Void>)
-
-    /// Connects and starts the session; refuses when ``close()`` came first.
-    private func open() async throws(SDLClientError) -> OpenedLink {
+    /// Connects and starts the session (the link's byte channel); refuses when ``close()`` came first.
+    private func open() async throws(SDLClientError) -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
         guard !state.withLock({ $0.machine.isClosed }) else {
             throw SDLClientError(.closed, "the connection was closed before it started")
         }
@@ -197,7 +193,6 @@ public final class SDLConnection: Sendable {
         } catch {
             throw SDLClientError(.connectFailed, "\(configuration.address): \(error)")
         }
-        let (ended, end) = AsyncStream<Void>.makeStream()
         // Stream data waits for the channel's writability; the gate learns it first in line.
         let gate = SDLWriteGate()
         do {
@@ -209,14 +204,14 @@ public final class SDLConnection: Sendable {
         let started = perform { state, now -> (Bool, [Machine.Action]) in
             // close() may have come while connecting: then end here instead of starting.
             guard !state.machine.isClosed else { return (false, []) }
-            state.link = Link(channel: channel.channel, end: end, gate: gate)
+            state.link = Link(channel: channel.channel, gate: gate)
             return (true, state.machine.start(now: now))
         }
         guard started else {
             try? await channel.channel.close()
             throw SDLClientError(.closed, "the connection was closed while it was being opened")
         }
-        return (channel, ended)
+        return channel
     }
 
     /// Reads the link until it ends, on the link's own event loop: the reader is resumed where
@@ -224,50 +219,50 @@ public final class SDLConnection: Sendable {
     /// executor every response crossed two threads (the loop woke an executor thread to read,
     /// which woke the caller's; BENCHMARKS.md, issue "Performance"); NIO keeps one loop per channel,
     /// so the reader's work stays in the order the bytes came.
-    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, ended: AsyncStream<Void>) async throws {
+    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async throws {
         try await withTaskExecutorPreference(EventLoopTaskExecutor(channel.channel.eventLoop)) {
-            try await readUntilEnded(channel, ended: ended)
+            try await readUntilClosed(channel)
         }
     }
 
-    private func readUntilEnded(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, ended: AsyncStream<Void>) async throws {
+    /// Reads until the link closes: the head unit closed it, or the session ended it
+    /// (``closeLink(_:)``: EndService, a failure or a refusal; every frame written before leaves
+    /// first). No task waits beside the reader for the end (a task keeps its stack while it
+    /// lives, heaptrack, issue "Performance").
+    private func readUntilClosed(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async throws {
         try await channel.executeThenClose { inbound, _ in
-            // Either child ending ends the session: the end of the link (EndService, a failure or
-            // a refusal finished it; every frame written before it leaves first, the event loop
-            // runs them in order) or the reader (the head unit closed).
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                let capture = self.configuration.capture
-                group.addTask {
-                    for await _ in ended {}
-                }
-                group.addTask {
-                    let pauses = self.configuration.eventOverflow == .pauseReading
-                    for try await bytes in inbound {
-                        capture?.record(.headUnitToApp, bytes)
-                        self.perform { state, now in ((), state.machine.receive(bytes, now: now)) }
-                        // Half the buffer free before the next read: one read's frames fit.
-                        let threshold = max(1, self.eventSource.capacity / 2)
-                        if pauses, self.eventSource.waiting >= threshold {
-                            self.perform { state, now in
-                                state.machine.readingPaused(true, now: now)
-                                return ((), [])
-                            }
-                            self.logger.debug(
-                                "reading paused: the session's reader is behind",
-                                metadata: ["sdl.waitingEvents": "\(self.eventSource.waiting)"])
-                            await self.eventSource.waitForRoom(below: threshold)
-                            self.logger.debug("reading resumed")
-                            self.perform { state, now in
-                                state.machine.readingPaused(false, now: now)
-                                return ((), [])
-                            }
-                        }
+            let capture = self.configuration.capture
+            let pauses = self.configuration.eventOverflow == .pauseReading
+            for try await bytes in inbound {
+                capture?.record(.headUnitToApp, bytes)
+                self.perform { state, now in ((), state.machine.receive(bytes, now: now)) }
+                // Half the buffer free before the next read: one read's frames fit.
+                let threshold = max(1, self.eventSource.capacity / 2)
+                if pauses, self.eventSource.waiting >= threshold {
+                    self.perform { state, now in
+                        state.machine.readingPaused(true, now: now)
+                        return ((), [])
+                    }
+                    self.logger.debug(
+                        "reading paused: the session's reader is behind", metadata: ["sdl.waitingEvents": "\(self.eventSource.waiting)"])
+                    await self.eventSource.waitForRoom(below: threshold)
+                    self.logger.debug("reading resumed")
+                    self.perform { state, now in
+                        state.machine.readingPaused(false, now: now)
+                        return ((), [])
                     }
                 }
-                defer { group.cancelAll() }
-                try await group.next()
             }
         }
+    }
+
+    /// Ends the link: closes its channel on its event loop, after the frames written before (the
+    /// loop runs them in order), which ends the reader's reads; a reader paused for a slow
+    /// consumer of ``events`` goes on instead of waiting for it.
+    private func closeLink(_ link: Link) {
+        eventSource.endPauses()
+        let channel = link.channel
+        channel.eventLoop.execute { channel.close(promise: nil) }
     }
 
     /// Sends a request and waits for its response (or a GenericResponse with its correlation id).
@@ -330,7 +325,7 @@ public final class SDLConnection: Sendable {
                 case .publish(let event):
                     eventSource.yield(.app(event))
                 case .closeConnection:
-                    state.link?.end.finish()
+                    if let link = state.link { closeLink(link) }
                 case .succeed(let waiter, let response):
                     resumptions.append(.succeed(waiter, response))
                 case .fail(let waiter, let error):
@@ -405,7 +400,7 @@ public final class SDLConnection: Sendable {
         perform { state, now in
             let actions = state.machine.linkDown(error, now: now)
             state.link?.gate.close(error)
-            state.link?.end.finish()
+            if let link = state.link { closeLink(link) }
             state.link = nil
             return ((), actions)
         }

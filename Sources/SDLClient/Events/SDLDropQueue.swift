@@ -84,6 +84,8 @@ public final class SDLDropQueue<Element: Sendable, Loss: SDLQueueLoss>: Sendable
         /// Set by ``onReady(_:)``: called (outside the lock) whenever something becomes ready.
         var readyHandler: (@Sendable () -> Void)?
         var finished = false
+        /// ``endPauses()`` came: producers no longer wait for room.
+        var pausesEnded = false
         var nudged = false
         var published = 0
         var dropped = 0
@@ -185,6 +187,17 @@ public final class SDLDropQueue<Element: Sendable, Loss: SDLQueueLoss>: Sendable
         wake.resume()
     }
 
+    /// Producers no longer wait for room, now or later (their source is going away: nothing it
+    /// still offers should wait for a consumer that may never take it). The queue stays open.
+    public func endPauses() {
+        let producers = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.pausesEnded = true
+            defer { state.roomWaiters = [] }
+            return state.roomWaiters.map(\.continuation)
+        }
+        for producer in producers { producer.resume() }
+    }
+
     /// Wakes a consumer waiting in ``receive()`` with ``Delivery/nudge``, or makes its next call
     /// return one at once (a keep-alive of a quiet stream).
     public func nudge() {
@@ -205,11 +218,11 @@ public final class SDLDropQueue<Element: Sendable, Loss: SDLQueueLoss>: Sendable
     /// here instead of losing elements to a slow consumer.
     public func waitForRoom(below threshold: Int) async {
         // The common case, once per element: room already, no continuation.
-        if state.withLock({ $0.finished || $0.elements < threshold }) { return }
+        if state.withLock({ $0.finished || $0.pausesEnded || $0.elements < threshold }) { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if state.finished || state.elements < threshold || Task.isCancelled { return true }
+                    if state.finished || state.pausesEnded || state.elements < threshold || Task.isCancelled { return true }
                     state.roomWaiters.append((threshold, continuation))
                     return false
                 }

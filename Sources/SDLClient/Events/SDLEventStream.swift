@@ -69,6 +69,11 @@ public struct SDLEventStream<Element: Sendable>: AsyncSequence, Sendable {
             await queue.waitForRoom(below: threshold)
         }
 
+        /// Producers no longer wait in ``waitForRoom(below:)``, now or later; the stream stays open.
+        public func endPauses() {
+            queue.endPauses()
+        }
+
         /// Every event published into this stream before it finished, counting those lost here
         /// and those reported lost upstream.
         public var published: Int { queue.published }
