@@ -155,8 +155,9 @@ struct WebSocketKeepAliveTests {
 
 /// The keep-alive in a real server's pipeline: NIO's upgrade tells it, and its pings reach a
 /// raw client.
-@Suite("WebSocket keep-alive on a live server", .timeLimit(.minutes(1)))
+@Suite("WebSocket keep-alive on a live server", .timeLimit(.minutes(2)))
 struct WebSocketKeepAliveLiveTests {
+    // 2 s: a client on a loaded machine (the whole suite on two cores) must answer within a period.
     @Test(
         "An upgraded connection is pinged each period (0x89 0x00); it stays while the client answers, and is closed a period after it stops"
     )
@@ -166,7 +167,7 @@ struct WebSocketKeepAliveLiveTests {
         let webSocketResponder = webSockets.buildResponder()
         let server = HTTPServerBuilder { responder in
             ServedConnectionChannel(
-                requestHeadTimeout: .seconds(10), keepAlivePeriod: .milliseconds(500),
+                requestHeadTimeout: .seconds(10), keepAlivePeriod: .seconds(2),
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder, configuration: .init(ws: .init(autoPing: .disabled))
                 )
@@ -181,16 +182,16 @@ struct WebSocketKeepAliveLiveTests {
                 frames = try await Self.pingedOut(port: port)
             }
             let seen = try #require(frames, "three connections were closed before their answer went out")
-            #expect(seen.count == 3)
+            #expect(seen.count == 2)
             #expect(seen.allSatisfy { $0.opcode == .ping && $0.data.readableBytes == 0 })
         }
     }
 
-    /// Upgrades on `port`, answers two pings, then is silent until the server closes: the frames
-    /// it got, or nil when an answer came too late (the server had closed already).
+    /// Upgrades on `port`, answers the first ping, then is silent until the server closes: the
+    /// frames it got, or nil when its answer came too late (the server had closed already).
     static func pingedOut(port: Int) async throws -> [WebSocketFrame]? {
         let connection = try await RawConnection.connect(port: port)
-        let frames = try await connection.within(.seconds(15)) { connection in
+        let frames = try await connection.within(.seconds(20)) { connection in
             try await connection.channel.executeThenClose { inbound, outbound -> [WebSocketFrame]? in
                 var reader = ServerFrames(inbound.makeAsyncIterator())
                 try await outbound.write(ByteBuffer(string: RawConnection.get("/ws", RawConnection.webSocketUpgrade)))
@@ -199,7 +200,7 @@ struct WebSocketKeepAliveLiveTests {
                 do {
                     while let frame = try await reader.next() {
                         frames.append(frame)
-                        if frames.count <= 2 { try await outbound.write(ServerFrames.masked(.pong, frame.data)) }
+                        if frames.count == 1 { try await outbound.write(ServerFrames.masked(.pong, frame.data)) }
                     }
                 } catch {
                     // A late answer: written after the server closed (or reset by it).
@@ -208,7 +209,7 @@ struct WebSocketKeepAliveLiveTests {
                 return frames
             }
         }
-        return try #require(frames, "the connection was neither pinged out nor closed in 15 s")
+        return try #require(frames, "the connection was neither pinged out nor closed in 20 s")
     }
 }
 

@@ -179,8 +179,9 @@ struct AppSessionTests {
             #expect(pending?.code == .linkLost)
             let failedAfter = ContinuousClock.now - stopped
             // At once, not at its 30 s deadline. Milliseconds alone; up to 2 s were seen while the
-            // whole suite ran in parallel on 2 cores, so the bound leaves room for that load.
-            #expect(failedAfter < .seconds(5))
+            // whole suite ran in parallel on 2 cores, and 5.1 s in a CI run, so the bound leaves
+            // room for that load.
+            #expect(failedAfter < .seconds(10))
             print("the pending request failed \(failedAfter) after the head unit went away")
             #expect(await Self.waitFor(.reconnecting, in: &events) != nil)
             await #expect(throws: SDLClientError.self) { _ = try await session.request("Show", ["mainField1": "down"]) }
