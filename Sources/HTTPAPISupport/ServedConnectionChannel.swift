@@ -10,15 +10,16 @@ import SDLProtocol
 /// - its first request head must be complete within the timeout (``RequestHeadDeadline``, first in
 ///   its pipeline);
 /// - once upgraded to a WebSocket it is pinged every 20 s and closed when it stops answering
-///   (``WebSocketKeepAlive``, last in its pipeline, idle until the upgrade).
+///   (``WebSocketKeepAlive``, last in its pipeline, idle until the upgrade); a server without
+///   WebSocket upgrades passes no period and its connections get none.
 public struct ServedConnectionChannel<Inner: ServerChildChannel>: ServerChildChannel {
     public typealias Value = Inner.Value
 
     let requestHeadTimeout: TimeAmount
-    let keepAlivePeriod: TimeAmount
+    let keepAlivePeriod: TimeAmount?
     let inner: Inner
 
-    public init(requestHeadTimeout: TimeAmount, keepAlivePeriod: TimeAmount = WebSocketKeepAlive.period, inner: Inner) {
+    public init(requestHeadTimeout: TimeAmount, keepAlivePeriod: TimeAmount? = WebSocketKeepAlive.period, inner: Inner) {
         self.requestHeadTimeout = requestHeadTimeout
         self.keepAlivePeriod = keepAlivePeriod
         self.inner = inner
@@ -33,7 +34,7 @@ public struct ServedConnectionChannel<Inner: ServerChildChannel>: ServerChildCha
             inner.setup(channel: channel, logger: logger)
         }.flatMapThrowing { value in
             // After the upgrade handler, so that it sees the upgrade's completion.
-            try channel.pipeline.syncOperations.addHandler(WebSocketKeepAlive(period: keepAlivePeriod))
+            if let keepAlivePeriod { try channel.pipeline.syncOperations.addHandler(WebSocketKeepAlive(period: keepAlivePeriod)) }
             return value
         }
     }
@@ -46,12 +47,12 @@ public struct ServedConnectionChannel<Inner: ServerChildChannel>: ServerChildCha
 extension HTTPServerBuilder {
     /// HTTP/1.1 for the control APIs: the first request head within `requestHeadTimeout`
     /// (``RequestHeadDeadline``), then at most `idleTimeout` idle between requests or stalled
-    /// inside one.
+    /// inside one. No WebSocket upgrades, so no keep-alive.
     public static func boundedHTTP1(requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)) -> HTTPServerBuilder
     {
         HTTPServerBuilder { responder in
             ServedConnectionChannel(
-                requestHeadTimeout: TimeAmount(requestHeadTimeout),
+                requestHeadTimeout: TimeAmount(requestHeadTimeout), keepAlivePeriod: nil,
                 inner: HTTP1Channel(
                     responder: responder,
                     configuration: .init(

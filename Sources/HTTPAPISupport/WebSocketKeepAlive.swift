@@ -29,8 +29,6 @@ public final class WebSocketKeepAlive: ChannelInboundHandler, RemovableChannelHa
     static let ping: [UInt8] = [0x89, 0x00]
 
     private let period: TimeAmount
-    /// The connection became a WebSocket.
-    private var upgraded = false
     /// Bytes arrived since the last ping.
     private var heard = true
     private var timer: RepeatedTask?
@@ -46,7 +44,6 @@ public final class WebSocketKeepAlive: ChannelInboundHandler, RemovableChannelHa
         if let upgrade = event as? HTTPServerUpgradeEvents, case .upgradeComplete(let toProtocol, _) = upgrade,
             toProtocol.lowercased() == "websocket"
         {
-            upgraded = true
             if context.channel.isActive { start(context) }
         }
         context.fireUserInboundEventTriggered(event)

@@ -136,7 +136,9 @@ struct WebSocketKeepAliveTests {
         _ = try channel.finish()
     }
 
-    @Test("A served connection gets the keep-alive last in its pipeline, after what its server set up")
+    @Test(
+        "A served connection gets the keep-alive last in its pipeline, after what its server set up; one of a server without upgrades gets none"
+    )
     func servedConnection() async throws {
         let channel = NIOAsyncTestingChannel()
         let served = ServedConnectionChannel(requestHeadTimeout: .seconds(10), inner: PipelineStub())
@@ -150,6 +152,15 @@ struct WebSocketKeepAliveTests {
         let keepAlive = try #require(handlers.firstIndex { $0.contains("WebSocketKeepAlive") })
         #expect(stub < keepAlive && keepAlive == handlers.count - 1, "\(description)")
         _ = try await channel.finish()
+
+        // A server without WebSocket upgrades (boundedHTTP1) passes no period: no keep-alive.
+        let plain = NIOAsyncTestingChannel()
+        let unpinged = ServedConnectionChannel(requestHeadTimeout: .seconds(10), keepAlivePeriod: nil, inner: PipelineStub())
+        let plainSetup = try await plain.testingEventLoop.executeInContext { unpinged.setup(channel: plain, logger: Logger(label: "test")) }
+        _ = try await plainSetup.get()
+        let plainDescription = try await plain.testingEventLoop.executeInContext { plain.pipeline.debugDescription }
+        #expect(plainDescription.contains("StubHandler") && !plainDescription.contains("WebSocketKeepAlive"), "\(plainDescription)")
+        _ = try await plain.finish()
     }
 }
 
@@ -183,7 +194,7 @@ struct WebSocketKeepAliveLiveTests {
             }
             let seen = try #require(frames, "three connections were closed before their answer went out")
             #expect(seen.count == 2)
-            #expect(seen.allSatisfy { $0.opcode == .ping && $0.data.readableBytes == 0 })
+            #expect(seen.allSatisfy { $0.opcode == .ping && $0.fin && $0.data.readableBytes == 0 })
         }
     }
 
