@@ -16,7 +16,7 @@ struct EventStreamEndTests {
     typealias H = GatewayHarness
 
     @Test(
-        "A client that stopped reading when the stream ended gets what the gateway held, the last event, then 1001 with its reason; its answering close is still read"
+        "A client that stopped reading when the stream ended gets what the gateway held, every event delivered or counted in a gap, then 1001 with its reason"
     )
     func slowClientGetsTheEnd() async throws {
         let configuration = GatewayConfiguration(events: .init(ringCapacity: 100, clientQueueCapacity: 20, maximumClients: 10))

@@ -41,11 +41,12 @@ struct ServerFrames {
     /// (``SlowLinkClient/readServerFrame(_:)``).
     static func parse(_ buffer: inout ByteBuffer) -> WebSocketFrame? {
         var view = buffer
-        guard let (code, data) = SlowLinkClient.readServerFrame(&view), let opcode = WebSocketOpcode(encodedWebSocketOpcode: code) else {
+        guard let (fin, code, data) = SlowLinkClient.readServerFrame(&view), let opcode = WebSocketOpcode(encodedWebSocketOpcode: code)
+        else {
             return nil
         }
         buffer = view
-        return WebSocketFrame(fin: true, opcode: opcode, data: data)
+        return WebSocketFrame(fin: fin, opcode: opcode, data: data)
     }
 
     /// A client's frame, masked with a zero key (``SlowLinkClient/frame(opcode:_:)``).

@@ -40,8 +40,8 @@ enum SlowLinkClient {
     }
 
     /// A server's WebSocket frame (unmasked, RFC 6455 §5.2) read off the front of `buffer`: its
-    /// opcode and payload; nil until the whole frame is there.
-    static func readServerFrame(_ buffer: inout ByteBuffer) -> (opcode: UInt8, payload: ByteBuffer)? {
+    /// FIN bit, opcode and payload; nil until the whole frame is there.
+    static func readServerFrame(_ buffer: inout ByteBuffer) -> (fin: Bool, opcode: UInt8, payload: ByteBuffer)? {
         var peek = buffer
         guard let first = peek.readInteger(as: UInt8.self), let second = peek.readInteger(as: UInt8.self) else { return nil }
         var length = Int(second & 0x7F)
@@ -54,7 +54,7 @@ enum SlowLinkClient {
         }
         guard let payload = peek.readSlice(length: length) else { return nil }
         buffer = peek
-        return (first & 0x0F, payload)
+        return (first & 0x80 != 0, first & 0x0F, payload)
     }
 
     /// The bytes the kernel holds on the established loopback connections to `port`: the unsent

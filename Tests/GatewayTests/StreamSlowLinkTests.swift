@@ -229,7 +229,7 @@ struct StreamSlowLinkTests {
             }
             let head = rest.readString(length: try #require(headLength, "no answer to the upgrade")) ?? ""
             try #require(head.hasPrefix("HTTP/1.1 101"), "\(head)")
-            let close: (opcode: UInt8, payload: ByteBuffer)? = try await withThrowingTaskGroup(of: Void.self) { group in
+            let close: (fin: Bool, opcode: UInt8, payload: ByteBuffer)? = try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for index in 0..<(Self.total / block.readableBytes) {
                         try await outbound.write(C.frame(opcode: 0x2, Self.message(index, block: block)))
