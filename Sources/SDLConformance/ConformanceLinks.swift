@@ -158,7 +158,7 @@ final class ConformanceLinks: Sendable {
             group.addTask {
                 defer { job.cutSource.finish() }
                 do {
-                    try await job.connection.run { job.outcome.yield(.success($0.parameters)) }
+                    try await job.connection.run()
                     return .linkDown(ConformanceFailure(.link, "the head unit ended the session before registering"))
                 } catch {
                     return .linkDown(ConformanceFailure(.link, "\(error)"))
@@ -167,6 +167,7 @@ final class ConformanceLinks: Sendable {
             group.addTask {
                 var resultCode: String?
                 for await event in job.connection.events {
+                    if case .registered(let response) = event { job.outcome.yield(.success(response.parameters)) }
                     guard case .app(.rpc(let entry)) = event, entry.direction == .received else { continue }
                     if entry.rpcType == .notification {
                         job.inbox.record(entry.function, entry.parameters)

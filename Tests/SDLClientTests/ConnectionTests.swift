@@ -30,21 +30,26 @@ struct ConnectionTests {
     ) async throws -> (any Error)? {
         var configuration = SDLConnection.Configuration(port: port, app: app)
         configure(&configuration)
+        return try await withConnection(configuration, clock: clock, body)
+    }
+
+    /// Runs a connection with `configuration` until `body` ends (with its registration), then
+    /// closes it; returns how `run()` ended.
+    static func withConnection(
+        _ configuration: SDLConnection.Configuration, clock: any SDLClock = SDLSystemClock(),
+        _ body: @Sendable (SDLConnection, SDLRPCMessage) async throws -> Void
+    ) async throws -> (any Error)? {
         let connection = SDLConnection(configuration: configuration, clock: clock, logger: Logger.test("test"))
-        let (registered, continuation) = AsyncStream<SDLRPCMessage>.makeStream()
         return try await withThrowingTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
                 do {
-                    try await connection.run { continuation.yield($0) }
-                    continuation.finish()
+                    try await connection.run()
                     return nil
                 } catch {
-                    continuation.finish()
                     return error
                 }
             }
-            var iterator = registered.makeAsyncIterator()
-            guard let response = await iterator.next() else {
+            guard let response = await registration(of: connection) else {
                 // The body never ran: the test must not pass without its assertions.
                 let ended = try await group.next() ?? nil
                 throw NotRegistered(ended: ended)
@@ -56,6 +61,15 @@ struct ConnectionTests {
     }
 
     /// Waits for the first app event `matching`; throws when the connection's events end first.
+    /// Reads `connection`'s events up to its registration; its RegisterAppInterface response, or
+    /// `nil` when the events ended first.
+    static func registration(of connection: SDLConnection) async -> SDLRPCMessage? {
+        for await event in connection.events {
+            if case .registered(let response) = event { return response }
+        }
+        return nil
+    }
+
     static func waitFor(_ connection: SDLConnection, _ matching: (SDLAppEvent) -> Bool) async throws {
         for await event in connection.events {
             if case .app(let event) = event, matching(event) { return }

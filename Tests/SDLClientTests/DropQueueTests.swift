@@ -104,6 +104,22 @@ struct DropQueueTests {
         #expect(await Self.drain(queue) == [.lost(1), .element(3), .lost(1)])
     }
 
+    @Test("A kept element is queued on a full queue, after the losses before it, and takes no room")
+    func keptElement() async {
+        let queue = Self.make(capacity: 1)
+        Self.push(queue, 1)
+        Self.push(queue, 2)  // lost
+        queue.pushKept(.element(10))
+        #expect(queue.waiting == 1, "the kept element is not counted against the capacity")
+        #expect(Self.push(queue, 3) == .dropped)
+        #expect(await queue.next() == .element(1))
+        #expect(Self.push(queue, 4) == .queued)
+        queue.finish()
+        queue.pushKept(.element(11))
+        #expect(await Self.drain(queue) == [.lost(1), .element(10), .lost(1), .element(4)])
+        #expect(queue.published == 5, "1, 2, 10, 3 and 4; nothing after the end")
+    }
+
     @Test("Weight: at most maximumWeight waits, but an empty queue takes one heavier element")
     func weight() async {
         let queue = Self.make(capacity: 10, maximumWeight: 100)

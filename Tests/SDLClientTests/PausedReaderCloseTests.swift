@@ -16,14 +16,9 @@ struct PausedReaderCloseTests {
             var configuration = SDLConnection.Configuration(port: port, app: SDLAppConfiguration(appName: "Paused", appID: "paused"))
             configuration.eventOverflow = .pauseReading
             let connection = SDLConnection(configuration: configuration, eventBufferLimit: 32, logger: Logger.test("test"))
-            let (registered, continuation) = AsyncStream<SDLRPCMessage>.makeStream()
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    defer { continuation.finish() }
-                    try? await connection.run { continuation.yield($0) }
-                }
-                var iterator = registered.makeAsyncIterator()
-                _ = try #require(await iterator.next(), "registered")
+                group.addTask { try? await connection.run() }
+                _ = try #require(await ConnectionTests.registration(of: connection), "registered")
                 // Each response is an event too: with half the buffer waiting (the registration's
                 // events fit below it), the reader stops, and the next response is not read.
                 var paused = false

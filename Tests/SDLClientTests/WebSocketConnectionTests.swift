@@ -19,28 +19,7 @@ struct WebSocketConnectionTests {
         app: SDLAppConfiguration = SDLAppConfiguration(appName: "Web Demo", appID: "web-demo", isMediaApplication: true),
         _ body: @Sendable (SDLConnection, SDLRPCMessage) async throws -> Void
     ) async throws -> (any Error)? {
-        let connection = SDLConnection(configuration: .init(address: address, app: app), logger: Logger.test("test"))
-        let (registered, continuation) = AsyncStream<SDLRPCMessage>.makeStream()
-        return try await withThrowingTaskGroup(of: (any Error)?.self) { group in
-            group.addTask {
-                defer { continuation.finish() }
-                do {
-                    try await connection.run { continuation.yield($0) }
-                    return nil
-                } catch {
-                    return error
-                }
-            }
-            var iterator = registered.makeAsyncIterator()
-            guard let response = await iterator.next() else {
-                // The body never ran: the test must not pass without its assertions.
-                let ended = try await group.next() ?? nil
-                throw NotRegistered(ended: ended)
-            }
-            try await body(connection, response)
-            await connection.close()
-            return try await group.next() ?? nil
-        }
+        try await ConnectionTests.withConnection(.init(address: address, app: app), body)
     }
 
     static func waitForFull(_ connection: SDLConnection) async throws {

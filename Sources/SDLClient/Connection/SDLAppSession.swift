@@ -153,44 +153,40 @@ public final class SDLAppSession: Sendable {
         eventSource.finish()
     }
 
-    /// Runs one connection until it ends; returns why. Its events are forwarded, with its losses.
+    /// Runs one connection until it ends; returns why. Its events are forwarded, with its losses,
+    /// by this task itself, which starts a child to restore the app's state at each registration
+    /// (the child gives back the stack restoring grew); the connection runs in the only other
+    /// task. A task keeps its stack while it lives, and a finished child of a group whose results
+    /// are kept lives until it is read: two tasks fewer per session, none kept (BENCHMARKS.md,
+    /// issue "Performance").
     private func runOnce(_ connection: SDLConnection) async -> (any Error)? {
-        let (registered, registeredContinuation) = AsyncStream<SDLRPCMessage>.makeStream()
-        return await withTaskGroup(of: (any Error)?.self) { group in
-            group.addTask {
-                let pauses = self.configuration.eventOverflow == .pauseReading
-                for await event in connection.events {
-                    switch event {
-                    case .app(let event):
-                        // Holding this event back holds the connection's reader back in turn.
-                        if pauses { await self.eventSource.waitForRoom(below: self.eventSource.capacity) }
-                        self.eventSource.yield(.app(event))
-                    case .lost(let count): self.eventSource.reportLost(count)
-                    }
-                }
-                return nil
+        do {
+            // The connection's end is thrown; the restore children throw nothing. Cancelling them
+            // when it ends changes nothing: their requests fail with the link either way.
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { try await connection.run() }
+                await forwardEvents(of: connection, restoringIn: &group)
             }
-            group.addTask {
-                defer { registeredContinuation.finish() }
-                do {
-                    try await connection.run { registeredContinuation.yield($0) }
-                    return nil
-                } catch {
-                    return error
-                }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Forwards the connection's events until they end; a registration starts its restore in `group`.
+    private func forwardEvents(of connection: SDLConnection, restoringIn group: inout ThrowingDiscardingTaskGroup<any Error>) async {
+        let pauses = configuration.eventOverflow == .pauseReading
+        for await event in connection.events {
+            switch event {
+            case .app(let event):
+                // Holding this event back holds the connection's reader back in turn.
+                if pauses { await eventSource.waitForRoom(below: eventSource.capacity) }
+                eventSource.yield(.app(event))
+            case .lost(let count):
+                eventSource.reportLost(count)
+            case .registered(let response):
+                group.addTask { await self.registered(connection, response: response) }
             }
-            group.addTask {
-                for await response in registered {
-                    // In a child task: this task waits for the whole connection, and a task keeps
-                    // the stack it grew until it ends (restoring took about 2 KB per session).
-                    async let restored: Void = self.registered(connection, response: response)
-                    await restored
-                }
-                return nil
-            }
-            var outcome: (any Error)?
-            for await result in group where outcome == nil { outcome = result }
-            return outcome
         }
     }
 

@@ -33,7 +33,7 @@ import Synchronization
 ///   waiting; without it nothing is recorded.
 ///
 /// A connection is one-shot (as a grpc-swift subchannel's connection is): when the link goes, every pending request fails
-/// at once with ``SDLClientError/Code/linkLost`` and ``run(onRegistered:)`` returns; a supervisor
+/// at once with ``SDLClientError/Code/linkLost`` and ``run()`` returns; a supervisor
 /// (``SDLAppSession``) owns reconnection. When its owner ends it with ``close()``, pending requests
 /// fail with ``SDLClientError/Code/cancelled`` instead: nothing broke, the app is going away.
 public final class SDLConnection: Sendable {
@@ -44,6 +44,9 @@ public final class SDLConnection: Sendable {
         /// `count` events were dropped here because the consumer fell behind; delivered where
         /// they were lost.
         case lost(count: Int)
+        /// The head unit accepted RegisterAppInterface: its response, once per link, never dropped
+        /// (the session restores what the app had from here, ``SDLAppSession``).
+        case registered(SDLRPCMessage)
     }
 
     typealias Waiter = CheckedContinuation<SDLRPCMessage, any Error>
@@ -56,7 +59,6 @@ public final class SDLConnection: Sendable {
         /// the event loop; ``closeLink(_:)`` ends it.
         var link: Link?
         var alarm = SDLDriverAlarm()
-        var onRegistered: (@Sendable (SDLRPCMessage) -> Void)?
         /// The caller of each streaming service's pending StartService or EndService
         /// (SDLConnection+Streaming.swift); the machine allows one per service.
         var streamWaiters: [SDLStreamingService: (call: UInt64, waiter: StreamWaiter)] = [:]
@@ -126,12 +128,11 @@ public final class SDLConnection: Sendable {
     /// How many requests the client-side rate limiter counts in its overall window.
     public var rateLimitCounted: Int { state.withLock { $0.machine.rateLimitCounted } }
 
-    /// Connects, negotiates and registers; `onRegistered` gets the RegisterAppInterface response;
+    /// Connects, negotiates and registers (``events`` gets ``Event/registered(_:)``);
     /// then serves until the link goes or ``close()`` ends the session. Throws why it ended
     /// (nothing after a clean close). However it ends, even when the connect fails, ``events``
     /// ends with it and every waiting request fails.
-    public func run(onRegistered: @escaping @Sendable (SDLRPCMessage) -> Void = { _ in }) async throws {
-        state.withLock { $0.onRegistered = onRegistered }
+    public func run() async throws {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
             channel = try await openInChildTask().get()
@@ -297,7 +298,7 @@ public final class SDLConnection: Sendable {
 
     /// Ends the session: every pending request fails at once with ``SDLClientError/Code/cancelled``
     /// (``SDLConnectionStateMachine/closing(now:)``), then UnregisterAppInterface (when
-    /// registered) and EndService; ``run(onRegistered:)`` returns once the head unit acknowledged
+    /// registered) and EndService; ``run()`` returns once the head unit acknowledged
     /// or the EndService timeout passed.
     public func close() async {
         perform { state, now in ((), state.machine.closing(now: now)) }
@@ -331,7 +332,8 @@ public final class SDLConnection: Sendable {
                 case .fail(let waiter, let error):
                     resumptions.append(.fail(waiter, error))
                 case .registered(let response):
-                    resumptions.append(.registered(state.onRegistered, response))
+                    eventSource.yieldKept(.registered(response))
+                    resumptions.append(.registered(response))
                 case .streamingReply(let service, let result):
                     if let (_, waiter) = state.streamWaiters.removeValue(forKey: service) {
                         resumptions.append(.streaming(waiter, result))
@@ -347,14 +349,13 @@ public final class SDLConnection: Sendable {
             switch resumption {
             case .succeed(let waiter, let response): waiter.resume(returning: response)
             case .fail(let waiter, let error): waiter.resume(throwing: error)
-            case .registered(let onRegistered, let response):
+            case .registered(let response):
                 logger.info(
                     "app registered",
                     metadata: [
                         "sdl.app": "\(configuration.app.appID)",
                         "sdl.resultCode": "\(response.parameters["resultCode"]?.stringValue ?? "?")",
                     ])
-                onRegistered?(response)
             case .streaming(let waiter, let result):
                 waiter.resume(with: result.mapError { $0 as any Error })
             }
@@ -365,7 +366,7 @@ public final class SDLConnection: Sendable {
     private enum Resumption {
         case succeed(Waiter, SDLRPCMessage)
         case fail(Waiter, SDLClientError)
-        case registered((@Sendable (SDLRPCMessage) -> Void)?, SDLRPCMessage)
+        case registered(SDLRPCMessage)
         case streaming(StreamWaiter, Result<SDLStreamingAccepted?, SDLClientError>)
     }
 

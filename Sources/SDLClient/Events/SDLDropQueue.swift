@@ -30,7 +30,8 @@ public struct SDLLostCount: SDLQueueLoss, Hashable {
 /// losses, made by `marker` from the ``SDLQueueLoss`` the run added up, in order: after every element
 /// queued before the loss and before every one queued after it. ``LossPlacement`` says whether a loss
 /// at the end is handed out as soon as the consumer reaches it or only before the next element (or at
-/// ``finish()``). Markers do not count against the bounds: at most one waits before each element.
+/// ``finish()``). Markers do not count against the bounds: at most one waits before each element;
+/// nor do the few elements a producer must not lose (``pushKept(_:)``).
 ///
 /// One consumer at a time takes elements one by one (``next()``, ``receive()``, ``poll()``) or all
 /// that wait at once (``nextBatch()``); a consumer whose task is cancelled gets `nil` (the queue is not
@@ -157,6 +158,20 @@ public final class SDLDropQueue<Element: Sendable, Loss: SDLQueueLoss>: Sendable
         }
         wake.resume()
         return pushed
+    }
+
+    /// Queues `element` whatever waits, in order with the others: for the few elements a consumer
+    /// must get (a connection's registration, one per link), which the bounds do not count, as
+    /// they do not count markers. After ``finish()`` it is ignored.
+    public func pushKept(_ element: Element) {
+        let wake = state.withLock { state -> Wake in
+            guard !state.finished else { return Wake() }
+            state.published += 1
+            placePending(&state)
+            state.items.append(.marker(element))
+            return wakeConsumer(&state)
+        }
+        wake.resume()
     }
 
     /// Counts a loss that happened before the queue (an upstream queue's marker): the consumer gets

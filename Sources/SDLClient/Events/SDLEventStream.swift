@@ -7,7 +7,8 @@
 /// add up to ``Source/published``.
 ///
 /// Memory is bounded: at most ``capacity`` events and one loss marker before each of them (an
-/// ``SDLDropQueue`` with ``SDLDropQueue/LossPlacement/whenReached``).
+/// ``SDLDropQueue`` with ``SDLDropQueue/LossPlacement/whenReached``), plus the few events the
+/// producer keeps past the bound (``Source/yieldKept(_:)``).
 /// Iterating from two tasks at once is not supported (as with `AsyncStream`); a consumer whose
 /// task is cancelled ends its iteration.
 public struct SDLEventStream<Element: Sendable>: AsyncSequence, Sendable {
@@ -18,12 +19,17 @@ public struct SDLEventStream<Element: Sendable>: AsyncSequence, Sendable {
     /// How many events may wait for the consumer.
     public var capacity: Int { queue.capacity }
 
+    /// Slots a stream starts with; they double up to ``capacity`` when the consumer falls behind.
+    /// Every app session has two streams (its own and its connection's), mostly empty: 16 slots of
+    /// some 100-byte events were 3.4 KB of every idle session (heaptrack, issue "Performance").
+    static var initialSlots: Int { 2 }
+
     /// A stream holding at most `capacity` waiting events; `lost` makes the element that reports
     /// a number of dropped events.
     public static func makeStream(
         capacity: Int, lost: @escaping @Sendable (Int) -> Element
     ) -> (stream: SDLEventStream, source: Source) {
-        let queue = SDLDropQueue<Element, SDLLostCount>(capacity: capacity) { lost($0.lostCount) }
+        let queue = SDLDropQueue<Element, SDLLostCount>(capacity: capacity, initialSlots: initialSlots) { lost($0.lostCount) }
         return (SDLEventStream(queue: queue), Source(queue: queue))
     }
 
@@ -49,6 +55,12 @@ public struct SDLEventStream<Element: Sendable>: AsyncSequence, Sendable {
         @discardableResult
         public func yield(_ element: Element) -> Bool {
             queue.push(element, loss: SDLLostCount(1)) == .queued
+        }
+
+        /// Queues `element` even when ``SDLEventStream/capacity`` events wait: for the few events
+        /// a consumer must not lose (a connection's registration, once per link).
+        public func yieldKept(_ element: Element) {
+            queue.pushKept(element)
         }
 
         /// Counts `count` events lost before they reached this stream (dropped by an upstream
