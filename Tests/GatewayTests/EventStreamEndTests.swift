@@ -93,4 +93,81 @@ struct EventStreamEndTests {
         #expect(try channel.readInbound(as: WebSocketFrame.self)?.data.readableBytes == 0)
         #expect(try channel.readInbound(as: WebSocketFrame.self) == nil)
     }
+    /// What a client cut off mid-message was sent: one close frame, 1001 and the reason.
+    static func expectCutOff(_ channel: EmbeddedChannel) throws {
+        var close = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        #expect(close.opcode == .connectionClose && close.fin)
+        #expect(close.data.readWebSocketErrorCode() == .goingAway)
+        #expect(close.data.readString(length: close.data.readableBytes) == StreamEndMarker.reason)
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
+    }
+
+    @Test("A message that never ends: after the grace the client gets 1001 from the marker and is closed")
+    func messageThatNeverEnds() throws {
+        let channel = EmbeddedChannel()
+        let marker = StreamEndMarker(messageGrace: .seconds(15), closeGrace: .seconds(5))
+        try channel.pipeline.syncOperations.addHandler(marker)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        try channel.writeInbound(WebSocketFrame(fin: false, opcode: .binary, data: ByteBuffer(bytes: [1, 2])))
+        marker.mark()
+        marker.mark()  // a second end changes nothing
+        _ = try channel.readInbound(as: WebSocketFrame.self)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(14))
+        // Only pongs meanwhile: they do not end the message.
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .pong, data: ByteBuffer()))
+        _ = try channel.readInbound(as: WebSocketFrame.self)
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        try Self.expectCutOff(channel)
+        #expect(!channel.isActive, "closed once the close frame was written")
+        #expect(try channel.readInbound(as: WebSocketFrame.self) == nil, "no end message inside the client's message")
+    }
+
+    @Test("A message that ends within the grace: the end goes up behind it and nothing is closed")
+    func messageEndsInTime() throws {
+        let channel = EmbeddedChannel()
+        let marker = StreamEndMarker(messageGrace: .seconds(15), closeGrace: .seconds(5))
+        try channel.pipeline.syncOperations.addHandler(marker)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        try channel.writeInbound(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: "{")))
+        marker.mark()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "}")))
+        _ = try channel.readInbound(as: WebSocketFrame.self)
+        _ = try channel.readInbound(as: WebSocketFrame.self)
+        #expect(try channel.readInbound(as: WebSocketFrame.self)?.data.readableBytes == 0)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(30))
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
+        #expect(channel.isActive)
+    }
+
+    @Test("A cut-off client that reads nothing: closed after the close grace without its close frame written")
+    func cutOffClientThatDoesNotRead() throws {
+        let channel = EmbeddedChannel()
+        let held = HeldWrites()
+        let marker = StreamEndMarker(messageGrace: .seconds(15), closeGrace: .seconds(5))
+        try channel.pipeline.syncOperations.addHandlers(held, marker)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        try channel.writeInbound(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: "{")))
+        marker.mark()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(15))
+        #expect(held.promises.count == 1, "the close frame waits to be written")
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(5))
+        #expect(!channel.isActive)
+        for promise in held.promises { promise?.succeed() }
+    }
+}
+
+/// Keeps every write, as a socket a client does not read keeps them, until the test lets them go.
+private final class HeldWrites: ChannelOutboundHandler {
+    typealias OutboundIn = WebSocketFrame
+    var promises: [EventLoopPromise<Void>?] = []
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        promises.append(promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {}
 }

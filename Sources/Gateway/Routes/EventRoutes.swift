@@ -264,7 +264,7 @@ struct EventRoutes: Sendable {
                     // The gateway is shutting down or the app was deleted, and the pump wrote what
                     // the stream held: going away. Returning leaves the close handshake to the
                     // WebSocket library, which reads on until the client's close (at most 15 s).
-                    try await outbound.close(.goingAway, reason: "the event stream ended")
+                    try await outbound.close(.goingAway, reason: StreamEndMarker.reason)
                     open.closed()
                     return
                 }
