@@ -2,8 +2,8 @@ import NIOCore
 import NIOHTTP1
 
 /// Pings a WebSocket client every ``period`` from its connection's event loop and closes the
-/// connection when a whole period after a ping passed without a byte from the client: a pong
-/// (RFC 6455 §5.5.3) or anything else it sent. Dead clients (a laptop closed, a network gone)
+/// connection (with a close frame, 1001) when a whole period after a ping passed without a byte
+/// from the client: a pong (RFC 6455 §5.5.3) or anything else it sent. Dead clients (a laptop closed, a network gone)
 /// are found this way, and proxies that close idle connections see traffic.
 ///
 /// Every served connection gets one, last in its pipeline (``ServedConnectionChannel``), so no
@@ -27,6 +27,11 @@ public final class WebSocketKeepAlive: ChannelInboundHandler, RemovableChannelHa
 
     /// An empty ping frame (RFC 6455 §5.2: FIN and opcode 0x9, no mask, no payload).
     static let ping: [UInt8] = [0x89, 0x00]
+
+    /// What a client that answered no ping is told before it is closed: a close frame (§5.5.1,
+    /// opcode 0x8) with 1001 and the reason; a live client behind a broken path may still read it.
+    static let timeoutReason = "no answer to ping"
+    static let timeoutClose: [UInt8] = [0x88, UInt8(2 + timeoutReason.utf8.count), 0x03, 0xE9] + Array(timeoutReason.utf8)
 
     private let period: TimeAmount
     /// Bytes arrived since the last ping.
@@ -84,6 +89,8 @@ public final class WebSocketKeepAlive: ChannelInboundHandler, RemovableChannelHa
         guard context.channel.isWritable else { return }
         guard heard else {
             stop()
+            // Writable: the frame is handed to the socket at the flush, before the close.
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Self.timeoutClose)), promise: nil)
             context.close(promise: nil)
             return
         }

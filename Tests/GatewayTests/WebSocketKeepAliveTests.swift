@@ -80,13 +80,17 @@ struct WebSocketKeepAliveTests {
         _ = try channel.finish()
     }
 
-    @Test("A period after an unanswered ping the connection is closed, and no timer is left")
+    @Test("A period after an unanswered ping the connection is closed, after a close frame with 1001, and no timer is left")
     func closesWhenSilent() throws {
         let (channel, keepAlive) = try Self.channelAndKeepAlive()
         channel.embeddedEventLoop.advanceTime(by: Self.period)
         #expect(try Self.pings(channel) == 1)
         channel.embeddedEventLoop.advanceTime(by: Self.period)
         #expect(!channel.isActive)
+        var close = try #require(try channel.readOutbound(as: ByteBuffer.self))
+        #expect(close.readBytes(length: 2) == [0x88, 19], "FIN, close, unmasked, 19 bytes")
+        #expect(close.readInteger(as: UInt16.self) == 1001)
+        #expect(close.readString(length: close.readableBytes) == "no answer to ping")
         #expect(!keepAlive.isPinging)
         #expect(try Self.pings(channel) == 0)
         channel.embeddedEventLoop.advanceTime(by: Self.period * 3)
@@ -170,7 +174,7 @@ struct WebSocketKeepAliveTests {
 struct WebSocketKeepAliveLiveTests {
     // 2 s: a client on a loaded machine (the whole suite on two cores) must answer within a period.
     @Test(
-        "An upgraded connection is pinged each period (0x89 0x00); it stays while the client answers, and is closed a period after it stops"
+        "An upgraded connection is pinged each period (0x89 0x00); it stays while the client answers, and is closed with 1001 a period after it stops"
     )
     func pingsAfterUpgrade() async throws {
         let webSockets = Router(context: BasicWebSocketRequestContext.self)
@@ -193,8 +197,10 @@ struct WebSocketKeepAliveLiveTests {
                 frames = try await Self.pingedOut(port: port)
             }
             let seen = try #require(frames, "three connections were closed before their answer went out")
-            #expect(seen.count == 2)
-            #expect(seen.allSatisfy { $0.opcode == .ping && $0.fin && $0.data.readableBytes == 0 })
+            #expect(seen.count == 3, "two pings, then the close")
+            #expect(seen.prefix(2).allSatisfy { $0.opcode == .ping && $0.fin && $0.data.readableBytes == 0 })
+            var close = try #require(seen.last)
+            #expect(close.opcode == .connectionClose && close.data.readWebSocketErrorCode() == .goingAway)
         }
     }
 
