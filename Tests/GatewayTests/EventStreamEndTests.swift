@@ -93,6 +93,17 @@ struct EventStreamEndTests {
         #expect(try channel.readInbound(as: WebSocketFrame.self)?.data.readableBytes == 0)
         #expect(try channel.readInbound(as: WebSocketFrame.self) == nil)
     }
+    /// A connected test channel with a marker (15 s for a message to end, 5 s for the close frame
+    /// to be written), behind `handler` when there is one.
+    static func connectedMarker(behind handler: (any ChannelHandler)? = nil) throws -> (EmbeddedChannel, StreamEndMarker) {
+        let channel = EmbeddedChannel()
+        let marker = StreamEndMarker(messageGrace: .seconds(15), closeGrace: .seconds(5))
+        if let handler { try channel.pipeline.syncOperations.addHandler(handler) }
+        try channel.pipeline.syncOperations.addHandler(marker)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return (channel, marker)
+    }
+
     /// What a client cut off mid-message was sent: one close frame, 1001 and the reason.
     static func expectCutOff(_ channel: EmbeddedChannel) throws {
         var close = try #require(try channel.readOutbound(as: WebSocketFrame.self))
@@ -104,10 +115,7 @@ struct EventStreamEndTests {
 
     @Test("A message that never ends: after the grace the client gets 1001 from the marker and is closed")
     func messageThatNeverEnds() throws {
-        let channel = EmbeddedChannel()
-        let marker = StreamEndMarker(messageGrace: .seconds(15), closeGrace: .seconds(5))
-        try channel.pipeline.syncOperations.addHandler(marker)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (channel, marker) = try Self.connectedMarker()
         try channel.writeInbound(WebSocketFrame(fin: false, opcode: .binary, data: ByteBuffer(bytes: [1, 2])))
         marker.mark()
         marker.mark()  // a second end changes nothing
@@ -126,10 +134,7 @@ struct EventStreamEndTests {
 
     @Test("A message that ends within the grace: the end goes up behind it and nothing is closed")
     func messageEndsInTime() throws {
-        let channel = EmbeddedChannel()
-        let marker = StreamEndMarker(messageGrace: .seconds(15), closeGrace: .seconds(5))
-        try channel.pipeline.syncOperations.addHandler(marker)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (channel, marker) = try Self.connectedMarker()
         try channel.writeInbound(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: "{")))
         marker.mark()
         channel.embeddedEventLoop.advanceTime(by: .seconds(10))
@@ -144,11 +149,8 @@ struct EventStreamEndTests {
 
     @Test("A cut-off client that reads nothing: closed after the close grace without its close frame written")
     func cutOffClientThatDoesNotRead() throws {
-        let channel = EmbeddedChannel()
         let held = HeldWrites()
-        let marker = StreamEndMarker(messageGrace: .seconds(15), closeGrace: .seconds(5))
-        try channel.pipeline.syncOperations.addHandlers(held, marker)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (channel, marker) = try Self.connectedMarker(behind: held)
         try channel.writeInbound(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: "{")))
         marker.mark()
         channel.embeddedEventLoop.advanceTime(by: .seconds(15))
