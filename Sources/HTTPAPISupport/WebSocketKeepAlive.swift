@@ -89,7 +89,8 @@ public final class WebSocketKeepAlive: ChannelInboundHandler, RemovableChannelHa
         guard context.channel.isWritable else { return }
         guard heard else {
             stop()
-            // Writable: the frame is handed to the socket at the flush, before the close.
+            // Written at the flush when the socket takes it (a live client behind a broken path
+            // reads it); a dead client's full socket loses it at the close, which does not wait.
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Self.timeoutClose)), promise: nil)
             context.close(promise: nil)
             return

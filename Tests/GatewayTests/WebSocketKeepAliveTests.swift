@@ -223,7 +223,8 @@ struct WebSocketKeepAliveLiveTests {
                     // A late answer: written after the server closed (or reset by it).
                     return nil
                 }
-                return frames
+                // Closed after one ping: the answer reached the server after a whole period.
+                return frames.count(where: { $0.opcode == .ping }) < 2 ? nil : frames
             }
         }
         return try #require(frames, "the connection was neither pinged out nor closed in 20 s")

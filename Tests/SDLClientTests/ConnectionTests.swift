@@ -60,7 +60,6 @@ struct ConnectionTests {
         }
     }
 
-    /// Waits for the first app event `matching`; throws when the connection's events end first.
     /// Reads `connection`'s events up to its registration; its RegisterAppInterface response, or
     /// `nil` when the events ended first.
     static func registration(of connection: SDLConnection) async -> SDLRPCMessage? {
@@ -70,6 +69,7 @@ struct ConnectionTests {
         return nil
     }
 
+    /// Waits for the first app event `matching`; throws when the connection's events end first.
     static func waitFor(_ connection: SDLConnection, _ matching: (SDLAppEvent) -> Bool) async throws {
         for await event in connection.events {
             if case .app(let event) = event, matching(event) { return }

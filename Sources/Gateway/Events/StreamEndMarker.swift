@@ -84,10 +84,10 @@ final class StreamEndMarker: ChannelInboundHandler, RemovableChannelHandler {
         var data = context.channel.allocator.buffer(capacity: 2 + Self.reason.utf8.count)
         data.write(webSocketErrorCode: .goingAway)
         data.writeString(Self.reason)
+        let channel = context.channel
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: written)
         // Closed once the frame is written, or without it when the client reads nothing.
-        let channel = context.channel
         let cap = context.eventLoop.scheduleTask(in: closeGrace) { channel.close(promise: nil) }
         written.futureResult.whenComplete { _ in
             cap.cancel()

@@ -104,7 +104,8 @@ public final class SDLConnection: Sendable {
     }
 
     /// What the head unit says about the app (HMI status, appState, lock screen, permissions …),
-    /// with ``Event/lost(count:)`` where a slow reader missed events.
+    /// with ``Event/lost(count:)`` where a slow reader missed events, and
+    /// ``Event/registered(_:)`` once the head unit accepted the registration (never dropped).
     public var events: SDLEventStream<Event> { eventStream }
 
     /// Every event this connection published, including those its reader missed.
