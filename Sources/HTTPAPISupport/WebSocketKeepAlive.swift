@@ -3,8 +3,8 @@ import NIOHTTP1
 
 /// Pings a WebSocket client every ``period`` from its connection's event loop and closes the
 /// connection (with a close frame, 1001) when a whole period after a ping passed without a byte
-/// from the client: a pong (RFC 6455 §5.5.3) or anything else it sent. Dead clients (a laptop closed, a network gone)
-/// are found this way, and proxies that close idle connections see traffic.
+/// from the client: a pong (RFC 6455 §5.5.3) or anything else it sent. Dead clients (a laptop
+/// closed, a network gone) are found this way, and proxies that close idle connections see traffic.
 ///
 /// Every served connection gets one, last in its pipeline (``ServedConnectionChannel``), so no
 /// WebSocket route can forget it. It waits there, passing everything on, until the connection is
@@ -31,7 +31,10 @@ public final class WebSocketKeepAlive: ChannelInboundHandler, RemovableChannelHa
     /// What a client that answered no ping is told before it is closed: a close frame (§5.5.1,
     /// opcode 0x8) with 1001 and the reason; a live client behind a broken path may still read it.
     static let timeoutReason = "no answer to ping"
-    static let timeoutClose: [UInt8] = [0x88, UInt8(2 + timeoutReason.utf8.count), 0x03, 0xE9] + Array(timeoutReason.utf8)
+    /// 1001, going away (§7.4.1).
+    static let timeoutCode: UInt16 = 1001
+    static let timeoutClose: [UInt8] =
+        [0x88, UInt8(2 + timeoutReason.utf8.count), UInt8(timeoutCode >> 8), UInt8(timeoutCode & 0xFF)] + Array(timeoutReason.utf8)
 
     private let period: TimeAmount
     /// Bytes arrived since the last ping.

@@ -144,27 +144,28 @@ struct WebSocketKeepAliveTests {
         "A served connection gets the keep-alive last in its pipeline, after what its server set up; one of a server without upgrades gets none"
     )
     func servedConnection() async throws {
-        let channel = NIOAsyncTestingChannel()
-        let served = ServedConnectionChannel(requestHeadTimeout: .seconds(10), inner: PipelineStub())
-        let setup = try await channel.testingEventLoop.executeInContext { served.setup(channel: channel, logger: Logger(label: "test")) }
-        _ = try await setup.get()
-        let description = try await channel.testingEventLoop.executeInContext { channel.pipeline.debugDescription }
+        let description = try await Self.servedPipeline(ServedConnectionChannel(requestHeadTimeout: .seconds(10), inner: PipelineStub()))
         // The pipeline's description lists its handlers from head to tail, one a line.
         let handlers = description.split(separator: "\n").filter { $0.contains("[handler") }
         #expect(handlers.first?.contains("RequestHeadDeadline") == true, "\(description)")
         let stub = try #require(handlers.firstIndex { $0.contains("StubHandler") })
         let keepAlive = try #require(handlers.firstIndex { $0.contains("WebSocketKeepAlive") })
         #expect(stub < keepAlive && keepAlive == handlers.count - 1, "\(description)")
-        _ = try await channel.finish()
 
         // A server without WebSocket upgrades (boundedHTTP1) passes no period: no keep-alive.
-        let plain = NIOAsyncTestingChannel()
-        let unpinged = ServedConnectionChannel(requestHeadTimeout: .seconds(10), keepAlivePeriod: nil, inner: PipelineStub())
-        let plainSetup = try await plain.testingEventLoop.executeInContext { unpinged.setup(channel: plain, logger: Logger(label: "test")) }
-        _ = try await plainSetup.get()
-        let plainDescription = try await plain.testingEventLoop.executeInContext { plain.pipeline.debugDescription }
-        #expect(plainDescription.contains("StubHandler") && !plainDescription.contains("WebSocketKeepAlive"), "\(plainDescription)")
-        _ = try await plain.finish()
+        let plain = try await Self.servedPipeline(
+            ServedConnectionChannel(requestHeadTimeout: .seconds(10), keepAlivePeriod: nil, inner: PipelineStub()))
+        #expect(plain.contains("StubHandler") && !plain.contains("WebSocketKeepAlive"), "\(plain)")
+    }
+
+    /// The pipeline `served` sets up on a test channel, as its description (head to tail).
+    static func servedPipeline(_ served: ServedConnectionChannel<PipelineStub>) async throws -> String {
+        let channel = NIOAsyncTestingChannel()
+        let setup = try await channel.testingEventLoop.executeInContext { served.setup(channel: channel, logger: Logger(label: "test")) }
+        _ = try await setup.get()
+        let description = try await channel.testingEventLoop.executeInContext { channel.pipeline.debugDescription }
+        _ = try await channel.finish()
+        return description
     }
 }
 
