@@ -9,7 +9,10 @@ enum LogFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
 
     /// Makes every logger of the process use this format; call once, before the first logger.
     func bootstrap(level: Logger.Level) {
-        guard self == .json else { return }
+        guard self == .json else {
+            LoggingSystem.bootstrap(DeferredMetadataLogHandler.init, metadataProvider: nil)
+            return
+        }
         LoggingSystem.bootstrap(
             { label, provider in
                 var handler = JSONLogHandler(label: label, metadataProvider: provider)

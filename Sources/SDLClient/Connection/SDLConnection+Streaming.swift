@@ -89,7 +89,7 @@ extension SDLConnection {
                     afterwards?()
                     return (.success((state.link?.channel, 0)), [])
                 }
-                write(frames, to: link.channel, afterwards: afterwards)
+                write(frames, to: link, afterwards: afterwards)
                 return (.success((link.channel, frames.count)), [])
             } catch {
                 afterwards?()

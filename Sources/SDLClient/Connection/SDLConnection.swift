@@ -81,6 +81,8 @@ public final class SDLConnection: Sendable {
         let channel: any Channel
         /// The channel's writability, for stream data (``SDLWriteGate``).
         let gate: SDLWriteGate
+        /// Every frame to the channel goes through it, in the machine's order.
+        let outbox: SDLLinkOutbox
     }
 
     /// How many events wait for a slow reader before new ones are dropped (and counted).
@@ -206,7 +208,7 @@ public final class SDLConnection: Sendable {
         let started = perform { state, now -> (Bool, [Machine.Action]) in
             // close() may have come while connecting: then end here instead of starting.
             guard !state.machine.isClosed else { return (false, []) }
-            state.link = Link(channel: channel.channel, gate: gate)
+            state.link = Link(channel: channel.channel, gate: gate, outbox: SDLLinkOutbox(channel: channel.channel))
             return (true, state.machine.start(now: now))
         }
         guard started else {
@@ -323,7 +325,7 @@ public final class SDLConnection: Sendable {
             for action in actions {
                 switch action {
                 case .write(let frames):
-                    if let link = state.link { write(frames, to: link.channel) }
+                    if let link = state.link { write(frames, to: link) }
                 case .publish(let event):
                     eventSource.yield(.app(event))
                 case .closeConnection:
@@ -379,23 +381,19 @@ public final class SDLConnection: Sendable {
         }
     }
 
-    /// One buffer per frame (one WebSocket message per frame, docs/protocol.md §e), one flush per
-    /// message. Called in the critical section, and always queued on the channel's event loop as
-    /// one task (also from the loop itself, where writing at once would overtake the tasks
-    /// queued before), so frames reach the socket in the machine's order, their message ids
-    /// rising. `afterwards` runs in that task once they are written.
-    func write(_ frames: [SDLFrame], to channel: any Channel, afterwards: (@Sendable () -> Void)? = nil) {
+    /// One buffer per frame (one WebSocket message per frame, docs/protocol.md §e), handed to
+    /// the link's ``SDLLinkOutbox`` in the critical section that numbered them, so frames reach
+    /// the socket in the machine's order, their message ids rising; the outbox's task on the
+    /// channel's event loop writes them (also from the loop itself, where writing at once would
+    /// overtake the tasks queued before). `afterwards` runs on the loop once they are written.
+    func write(_ frames: [SDLFrame], to link: Link, afterwards: (@Sendable () -> Void)? = nil) {
         let buffers = frames.map { frame in
-            var bytes = channel.allocator.buffer(capacity: frame.payload.readableBytes + 12)
+            var bytes = link.channel.allocator.buffer(capacity: frame.payload.readableBytes + 12)
             bytes.writeSDLFrame(frame)
             configuration.capture?.record(.appToHeadUnit, bytes)
             return bytes
         }
-        channel.eventLoop.execute {
-            for bytes in buffers { channel.write(bytes, promise: nil) }
-            channel.flush()
-            afterwards?()
-        }
+        link.outbox.enqueue(buffers, afterwards: afterwards)
     }
 
     private func linkDown(_ error: SDLClientError) {

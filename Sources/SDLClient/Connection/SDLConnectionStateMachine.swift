@@ -114,7 +114,7 @@ public struct SDLConnectionStateMachine<Waiter: Sendable>: Sendable {
 
     /// The complete next deadline: the session's timers and every pending request's deadline.
     public var nextDeadline: NIODeadline? {
-        [session.nextDeadline, pending.nextDeadline, streams.nextDeadline].compactMap { $0 }.min()
+        session.nextDeadline.earliest(pending.nextDeadline).earliest(streams.nextDeadline)
     }
 
     // MARK: - Inputs

@@ -107,7 +107,13 @@ public struct SDLPendingRequests<Waiter: Sendable>: Sendable {
     public subscript(correlationID: UInt32) -> Entry? { entries[correlationID] }
 
     /// The earliest deadline of the pending requests, for the owner's timer; `nil` when none.
-    public var nextDeadline: NIODeadline? { entries.values.lazy.map(\.deadline).min() }
+    /// A plain loop: it runs after every request and response, and a key path and a lazy map
+    /// cost more than the scan (a key path is instantiated at run time on each use).
+    public var nextDeadline: NIODeadline? {
+        var earliest: NIODeadline?
+        for entry in entries.values { earliest = earliest.earliest(entry.deadline) }
+        return earliest
+    }
 
     /// Adds a request and returns its correlation id, unique among the pending ones.
     /// Throws ``SDLClientError/Code/tooManyPendingRequests`` when ``maximumPending`` are waiting.

@@ -124,22 +124,19 @@ public struct SDLSessionStateMachine: Sendable {
         case .established(let session):
             return deadline(of: session)
         case .closing(let session, let deadline):
-            return [self.deadline(of: session), deadline].compactMap { $0 }.min()
+            return self.deadline(of: session).earliest(deadline)
         }
     }
 
     private func deadline(of session: Established) -> NIODeadline? {
-        var deadlines: [NIODeadline] = []
+        var next = session.assembler.nextExpiry
         if session.sendsHeartbeats {
-            deadlines.append(session.lastSent + configuration.heartbeatInterval)
+            next = next.earliest(session.lastSent + configuration.heartbeatInterval)
         }
         if let idle = session.idleTimeout, !session.readingPaused {
-            deadlines.append(session.lastReceived + idle)
+            next = next.earliest(session.lastReceived + idle)
         }
-        if let expiry = session.assembler.nextExpiry {
-            deadlines.append(expiry)
-        }
-        return deadlines.min()
+        return next
     }
 
     // MARK: - Inputs

@@ -60,12 +60,14 @@ struct SDLStreamingServices: Sendable {
 
     /// The earliest StartService or EndService deadline.
     var nextDeadline: NIODeadline? {
-        phases.values.compactMap { phase -> NIODeadline? in
+        var earliest: NIODeadline?
+        for phase in phases.values {
             switch phase {
-            case .starting(let deadline), .ending(_, let deadline): deadline
-            case .started: nil
+            case .starting(let deadline), .ending(_, let deadline): earliest = earliest.earliest(deadline)
+            case .started: break
             }
-        }.min()
+        }
+        return earliest
     }
 
     // MARK: - The app's inputs

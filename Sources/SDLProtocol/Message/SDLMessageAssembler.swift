@@ -105,7 +105,12 @@ public struct SDLMessageAssembler: Sendable {
 
     /// The earliest time at which ``expire(now:)`` would drop something, for the owner's timer.
     public var nextExpiry: NIODeadline? {
-        reassemblies.values.map(\.lastActivity).min().map { $0 + configuration.timeout }
+        // A loop, not a key path and an array: it runs after every frame (issue "Performance").
+        var oldest: NIODeadline?
+        for reassembly in reassemblies.values where oldest.map({ reassembly.lastActivity < $0 }) ?? true {
+            oldest = reassembly.lastActivity
+        }
+        return oldest.map { $0 + configuration.timeout }
     }
 
     /// Drops every reassembly of one session (when the session ends).
