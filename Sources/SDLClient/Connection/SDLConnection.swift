@@ -314,13 +314,25 @@ public final class SDLConnection: Sendable {
     // MARK: - Driver
 
     /// Runs one input of the machine under the lock. Writes, events and the end of the link
-    /// happen in that critical section, so their order is the machine's; callers are
-    /// resumed after it.
+    /// happen in that critical section, so their order is the machine's.
+    ///
+    /// The callers of answered requests are resumed first, in the critical section, before its
+    /// events are queued: resuming only queues the caller's task, and queued first it runs
+    /// before the task that forwards the events (which queuing an event wakes), instead of
+    /// after it: the gateway's head-unit round trip came nearer a plain socket client's
+    /// (BENCHMARKS.md, issue "Performance"). Other callers are resumed after the section.
     @discardableResult
     func perform<Result>(_ body: (inout State, NIODeadline) -> (Result, [Machine.Action])) -> Result {
         let now = clock.now()
         let (result, resumptions) = state.withLock { state -> (Result, [Resumption]) in
             let (result, actions) = body(&state, now)
+            for action in actions {
+                switch action {
+                case .succeed(let waiter, let response): waiter.resume(returning: response)
+                case .fail(let waiter, let error): waiter.resume(throwing: error)
+                default: continue
+                }
+            }
             var resumptions: [Resumption] = []
             for action in actions {
                 switch action {
@@ -330,10 +342,8 @@ public final class SDLConnection: Sendable {
                     eventSource.yield(.app(event))
                 case .closeConnection:
                     if let link = state.link { closeLink(link) }
-                case .succeed(let waiter, let response):
-                    resumptions.append(.succeed(waiter, response))
-                case .fail(let waiter, let error):
-                    resumptions.append(.fail(waiter, error))
+                case .succeed, .fail:
+                    continue
                 case .registered(let response):
                     eventSource.yieldKept(.registered(response))
                     resumptions.append(.registered(response))
@@ -350,8 +360,6 @@ public final class SDLConnection: Sendable {
         }
         for resumption in resumptions {
             switch resumption {
-            case .succeed(let waiter, let response): waiter.resume(returning: response)
-            case .fail(let waiter, let error): waiter.resume(throwing: error)
             case .registered(let response):
                 logger.info(
                     "app registered",
@@ -367,8 +375,6 @@ public final class SDLConnection: Sendable {
     }
 
     private enum Resumption {
-        case succeed(Waiter, SDLRPCMessage)
-        case fail(Waiter, SDLClientError)
         case registered(SDLRPCMessage)
         case streaming(StreamWaiter, Result<SDLStreamingAccepted?, SDLClientError>)
     }
