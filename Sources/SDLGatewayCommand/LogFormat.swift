@@ -9,13 +9,14 @@ enum LogFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
 
     /// Makes every logger of the process use this format; call once, before the first logger.
     func bootstrap(level: Logger.Level) {
-        guard self == .json else {
-            LoggingSystem.bootstrap(DeferredMetadataLogHandler.init, metadataProvider: nil)
-            return
-        }
+        let format = self
         LoggingSystem.bootstrap(
             { label, provider in
-                var handler = JSONLogHandler(label: label, metadataProvider: provider)
+                var handler: any LogHandler =
+                    switch format {
+                    case .text: DeferredMetadataLogHandler(label: label, metadataProvider: provider)
+                    case .json: JSONLogHandler(label: label, metadataProvider: provider)
+                    }
                 handler.logLevel = level
                 return handler
             }, metadataProvider: nil)

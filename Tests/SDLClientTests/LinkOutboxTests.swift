@@ -27,6 +27,13 @@ struct LinkOutboxTests {
 
     private static func bytes(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 
+    /// An outbox on an embedded channel whose flushes are counted.
+    private static func outbox() -> (EmbeddedChannel, FlushCounter, SDLLinkOutbox) {
+        let counter = FlushCounter()
+        let channel = EmbeddedChannel(handler: counter)
+        return (channel, counter, SDLLinkOutbox(channel: channel))
+    }
+
     private func written(_ channel: EmbeddedChannel) throws -> [String] {
         var texts: [String] = []
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) { texts.append(String(buffer: buffer)) }
@@ -35,9 +42,7 @@ struct LinkOutboxTests {
 
     @Test("What comes before the loop runs leaves in order with one flush; callbacks after it")
     func coalesces() throws {
-        let counter = FlushCounter()
-        let channel = EmbeddedChannel(handler: counter)
-        let outbox = SDLLinkOutbox(channel: channel)
+        let (channel, counter, outbox) = Self.outbox()
         let log = Log()
         outbox.enqueue([Self.bytes("a"), Self.bytes("b")]) { log.append("after ab: \(counter.flushes.withLock { $0 }) flush") }
         outbox.enqueue([Self.bytes("c")])
@@ -56,20 +61,28 @@ struct LinkOutboxTests {
         #expect(counter.flushes.withLock { $0 } == 2)
     }
 
-    @Test("A task queued on the loop after an enqueue runs after its frames are written")
+    @Test("A task queued on the loop after an enqueue runs after its frames; a later enqueue joins the drain queued before it")
     func orderWithLaterTasks() throws {
-        let channel = EmbeddedChannel()
-        let outbox = SDLLinkOutbox(channel: channel)
+        let (channel, counter, outbox) = Self.outbox()
         let log = Log()
         outbox.enqueue([Self.bytes("first")])
         channel.eventLoop.execute {
-            let first = (try? channel.readOutbound(as: ByteBuffer.self)).flatMap { $0.map { String(buffer: $0) } }
-            log.append("task sees \(first ?? "nothing")")
+            var seen: [String] = []
+            while let buffer = try? channel.readOutbound(as: ByteBuffer.self) { seen.append(String(buffer: buffer)) }
+            log.append("task sees \(seen) after \(counter.flushes.withLock { $0 }) flush")
         }
-        // Joins the drain queued before the task.
         outbox.enqueue([Self.bytes("second")])
         channel.embeddedEventLoop.run()
-        #expect(log.value == ["task sees first"])
-        #expect(try written(channel) == ["second"])
+        #expect(log.value == ["task sees [\"first\", \"second\"] after 1 flush"])
+        #expect(try written(channel).isEmpty)
+    }
+
+    @Test("Frames handed over by a callback during a drain leave in a drain of their own")
+    func enqueueFromCallback() throws {
+        let (channel, counter, outbox) = Self.outbox()
+        outbox.enqueue([Self.bytes("batch 1")]) { outbox.enqueue([Self.bytes("batch 2")]) }
+        channel.embeddedEventLoop.run()
+        #expect(try written(channel) == ["batch 1", "batch 2"])
+        #expect(counter.flushes.withLock { $0 } == 2)
     }
 }

@@ -17,11 +17,11 @@ import Synchronization
 /// moves bytes in and frames out, keeps one wake-up on its ``SDLClock`` at the machine's complete
 /// next deadline (none while nothing is due), resumes callers and publishes events:
 ///
-/// - Frames are written to the channel in the same critical section that numbers them (no task in
-///   between: the channel queues them on its event loop, in that order), so message
-///   ids reach the head unit in increasing order however many tasks send at once. Every SDL frame
-///   is written as its own buffer, and all the frames of one message with a single flush: over
-///   WebSocket each frame is then one binary message, as Core sends them (§e).
+/// - Frames are handed to the link's ``SDLLinkOutbox`` in the same critical section that numbers
+///   them, so message ids reach the head unit in increasing order however many tasks send at
+///   once; its one task on the event loop writes what was handed over and flushes once. Every SDL
+///   frame is written as its own buffer, and all the frames of one message in the same flush:
+///   over WebSocket each frame is then one binary message, as Core sends them (§e).
 /// - A caller whose task is cancelled fails at once with ``SDLClientError/Code/cancelled`` and
 ///   frees its pending-request slot; a caller cancelled before its request was queued sends
 ///   nothing and takes no rate-limit count.
@@ -54,9 +54,8 @@ public final class SDLConnection: Sendable {
 
     struct State: Sendable {
         var machine: Machine
-        /// The open link: frames go to its channel straight from the critical section that numbers
-        /// them (one write per frame, one flush per message), with no task between the caller and
-        /// the event loop; ``closeLink(_:)`` ends it.
+        /// The open link: frames go to its outbox from the critical section that numbers them
+        /// (one write per frame; a message's frames in one flush); ``closeLink(_:)`` ends it.
         var link: Link?
         var alarm = SDLDriverAlarm()
         /// The caller of each streaming service's pending StartService or EndService
@@ -316,11 +315,14 @@ public final class SDLConnection: Sendable {
     /// Runs one input of the machine under the lock. Writes, events and the end of the link
     /// happen in that critical section, so their order is the machine's.
     ///
-    /// The callers of answered requests are resumed first, in the critical section, before its
-    /// events are queued: resuming only queues the caller's task, and queued first it runs
-    /// before the task that forwards the events (which queuing an event wakes), instead of
-    /// after it: the gateway's head-unit round trip came nearer a plain socket client's
-    /// (BENCHMARKS.md, issue "Performance"). Other callers are resumed after the section.
+    /// Every request's caller (a response, a refusal, a timeout, a cancellation, the link's
+    /// end) is resumed first, in the critical section, before its events are queued: resuming
+    /// only queues the caller's task, and queued first it usually runs before the task that
+    /// forwards the events (which queuing an event wakes) instead of after it: the gateway's
+    /// head-unit round trip came nearer a plain socket client's (BENCHMARKS.md, issue
+    /// "Performance"). So a caller may see its answer before ``events`` delivers the same
+    /// exchange's traffic records; nothing orders the two. Streaming callers are resumed after
+    /// the section.
     @discardableResult
     func perform<Result>(_ body: (inout State, NIODeadline) -> (Result, [Machine.Action])) -> Result {
         let now = clock.now()

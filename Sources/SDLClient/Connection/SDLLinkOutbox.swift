@@ -14,7 +14,10 @@ import Synchronization
 ///
 /// Order: a task queued on the loop after an `enqueue` (a close, ``SDLConnection``'s
 /// `eventLoop.submit` after a stream batch) runs after the frames of that `enqueue`, because
-/// the drain that takes them was queued before it or is the one it queued.
+/// the drain that takes them was queued before it or is the one it queued. The converse does
+/// not hold: frames enqueued after a close was queued can join a drain queued before it and
+/// leave ahead of the close. ``SDLConnection`` writes nothing after it closes a link (the
+/// machine's `closeConnection` is its last action for that link).
 final class SDLLinkOutbox: Sendable {
     private struct Pending {
         var buffers: [ByteBuffer] = []
