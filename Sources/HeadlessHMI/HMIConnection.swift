@@ -19,6 +19,10 @@ public final class HMIConnection: Service, Sendable {
     public let address: SDLTransportAddress
     private let state: Mutex<HeadlessHMI>
     private let writer = Mutex<NIOAsyncChannelOutboundWriter<ByteBuffer>?>(nil)
+    /// Whether this connection's OnReady has been handed to the channel. The HMI is ready as soon
+    /// as OnReady is made, before the reader writes it; the vehicle loop's button presses leave
+    /// from another task and wait for this, so that they cannot overtake it.
+    private let readyWritten = Mutex(false)
     private let logger: Logger
     private let configuration: SDLTransportClient.Configuration
     /// What the vehicle loop, the reconnection backoff and interactions' deadlines run on.
@@ -100,6 +104,7 @@ public final class HMIConnection: Service, Sendable {
         while !Task.isCancelled {
             let now = clock.now()
             let events = vehicleEvents(at: Duration(now - started))
+            let announced = readyWritten.withLock { $0 }
             let messages = state.withLock { hmi in
                 var out = hmi.expireInteractions(now: now)
                 for event in events {
@@ -107,11 +112,11 @@ public final class HMIConnection: Service, Sendable {
                     case .vehicleData(let values):
                         out += hmi.vehicleSample(values)
                     case .buttonEvent(let name, let mode):
-                        if hmi.phase == .ready {
+                        if hmi.phase == .ready, announced {
                             out.append(hmi.notify("Buttons.OnButtonEvent", ["name": .string(name), "mode": .string(mode.rawValue)]))
                         }
                     case .buttonPress(let name, let mode):
-                        if hmi.phase == .ready {
+                        if hmi.phase == .ready, announced {
                             out.append(hmi.notify("Buttons.OnButtonPress", ["name": .string(name), "mode": .string(mode.rawValue)]))
                         }
                     }
@@ -168,10 +173,12 @@ public final class HMIConnection: Service, Sendable {
     private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async throws {
         try await channel.executeThenClose { inbound, outbound in
             let opening = state.withLock { $0.connected() }
+            readyWritten.withLock { $0 = false }
             writer.withLock { $0 = outbound }
             try await send(opening, to: outbound)
             for try await message in inbound {
                 let replies: [HMIMessage]
+                var becameReady = false
                 do throws(HMIError) {
                     let parsed = try HMIMessage(parsing: message.readableBytesView)
                     // At trace level every message is logged whole, as it came: what Core sends its HMI.
@@ -185,6 +192,7 @@ public final class HMIConnection: Service, Sendable {
                     replies = answers
                     streamChanges.continuation.yield()
                     if before != .ready, after == .ready {
+                        becameReady = true
                         logger.info("HMI ready: components registered, OnReady sent", metadata: ["sdl.hmi": "\(address)"])
                     }
                 } catch  where error.code == .registrationRefused {
@@ -194,6 +202,7 @@ public final class HMIConnection: Service, Sendable {
                     continue
                 }
                 try await send(replies, to: outbound)
+                if becameReady { readyWritten.withLock { $0 = true } }
             }
         }
     }
