@@ -16,17 +16,11 @@ extension HeadUnit {
     ///
     /// The driver must recompute it after every input: any input may bring it forward.
     public var nextDeadline: NIODeadline? {
-        var next = timers.nextDeadline
-        func consider(_ deadline: NIODeadline?) {
-            guard let deadline else { return }
-            next = next.map { min($0, deadline) } ?? deadline
-        }
-        consider(nextHeartbeatDeadline)
+        var next = timers.nextDeadline.earliest(nextHeartbeatDeadline)
         for connection in connections.values {
-            consider(connection.assembler.nextExpiry)
+            next = next.earliest(connection.assembler.nextExpiry)
         }
-        consider(nextVehicleSample)
-        return next
+        return next.earliest(nextVehicleSample)
     }
 
     /// The next vehicle data sample, while an app would receive something from it: one

@@ -107,9 +107,7 @@ public struct SDLMessageAssembler: Sendable {
     public var nextExpiry: NIODeadline? {
         // A loop, not a key path and an array: it runs after every frame (issue "Performance").
         var oldest: NIODeadline?
-        for reassembly in reassemblies.values where oldest.map({ reassembly.lastActivity < $0 }) ?? true {
-            oldest = reassembly.lastActivity
-        }
+        for reassembly in reassemblies.values { oldest = oldest.earliest(reassembly.lastActivity) }
         return oldest.map { $0 + configuration.timeout }
     }
 
