@@ -18,10 +18,15 @@ extension SimulatedHeadUnit {
         public var ports: [Int] { zip(addresses, listeners).map { address, listener in address.port ?? listener.port } }
         /// The server channels until ``SimulatedHeadUnit/run(_:)`` or ``close()`` takes them.
         private let servers: Mutex<[BoundListener]?>
+        /// Completed when each server channel has closed, whoever took it: how a test learns that
+        /// the sockets were freed without binding their ports again (which a parallel test may
+        /// hold by then).
+        let closeFutures: [EventLoopFuture<Void>]
 
         init(listeners: [Listener], servers: [BoundListener]) {
             self.listeners = listeners
             self.addresses = servers.compactMap(\.channel.localAddress)
+            self.closeFutures = servers.map(\.channel.closeFuture)
             self.servers = Mutex(servers)
         }
 
