@@ -25,7 +25,8 @@ struct BenchCommand: AsyncParsableCommand {
             the gateway with --core-request-limit 0; against --core it runs only with \
             --core-request-limit 0 (Core's AppTimeScaleMaxRequests = 0). The gateway's own rate \
             limit is lifted (--rate-limit 0) and its event client limit raised (events.maximumClients).
-            """
+            """,
+        subcommands: [RelayCommand.self]
     )
 
     @Flag(help: "3 rounds of 40 latency requests, 2 s of fan-out, 50 sessions and 1,000 idle clients: under two minutes.")

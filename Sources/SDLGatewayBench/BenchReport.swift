@@ -23,7 +23,12 @@ struct BenchReport {
     var headUnitOverPlain: [Double] = []
     /// Per round: `raw` p50 over `plain` p50: what the project's SDL client adds to the round trip.
     var rawOverPlain: [Double] = []
-    /// Why the plain client was not measured, if it was not.
+    /// Per round: `relay` p50 over `raw` p50 (what any process between the HTTP client and the head
+    /// unit costs on this machine), and `rest` p50 over `relay` p50 (what the gateway costs over
+    /// that yardstick).
+    var relayOverRaw: [Double] = []
+    var restOverRelay: [Double] = []
+    /// Why the plain client and the relay were not measured, if they were not.
     var plainSkipped: String?
     /// Requests per second with `inFlight` at once, per scenario and round.
     var throughput: [String: [Double]] = [:]
@@ -44,7 +49,7 @@ struct BenchReport {
     var gatewayCPUSeconds = 0.0
     var gatewayResidentKiB = 0
 
-    static let latencyScenarios = ["raw", "plain", "rest", "ws", "health"]
+    static let latencyScenarios = ["raw", "plain", "relay", "rest", "ws", "health"]
     static let throughputScenarios = ["raw", "rest", "health"]
 
     /// One round's samples; `headUnitShareP50` is that round's REST `Server-Timing: headunit` p50.
@@ -56,6 +61,8 @@ struct BenchReport {
         }
         if let headUnitShareP50, let plain = figures["plain"]?.p50 { headUnitOverPlain.append(headUnitShareP50 - plain) }
         if let ratio = Self.ratio(figures["raw"]?.p50, figures["plain"]?.p50) { rawOverPlain.append(ratio) }
+        if let ratio = Self.ratio(figures["relay"]?.p50, figures["raw"]?.p50) { relayOverRaw.append(ratio) }
+        if let ratio = Self.ratio(figures["rest"]?.p50, figures["relay"]?.p50) { restOverRelay.append(ratio) }
         if let ratio = Self.ratio(figures["rest"]?.p50, figures["raw"]?.p50) { restOverRaw.append(ratio) }
         if let ratio = Self.ratio(figures["ws"]?.p50, figures["raw"]?.p50) { wsOverRaw.append(ratio) }
         if let ratio = Self.ratio(figures["rest"]?.p50, figures["health"]?.p50) { restOverHealth.append(ratio) }
@@ -109,6 +116,8 @@ struct BenchReport {
                 "plain p50 / p95:             \(format(Spread(p50["plain"] ?? []).median)) / \(format(Spread(p95["plain"] ?? []).median)) ms (one blocking socket, no tasks)",
                 "head unit share − plain p50: \(Spread(headUnitOverPlain).text) ms (goal against SDL Core: ≤ 0.1)",
                 "raw / plain p50:             \(Spread(rawOverPlain).text)",
+                "relay / raw p50:             \(Spread(relayOverRaw).text) (the smallest HTTP-to-SDL process: the floor of rest / raw)",
+                "rest / relay p50:            \(Spread(restOverRelay).text)",
             ]
         }
         lines.append("")
@@ -219,6 +228,8 @@ struct BenchReport {
         var plain_p95_ms: Double?
         var headunit_over_plain_p50_ms: Double?
         var raw_over_plain_p50: Double?
+        var relay_over_raw_p50: Double?
+        var rest_over_relay_p50: Double?
         var inFlight: Int
         var throughputPerSecond: [String: Spread]
         var rest_over_raw_throughput: Double?
@@ -245,7 +256,7 @@ struct BenchReport {
     var json: String {
         var notMeasured: [String] = []
         if let throughputSkipped { notMeasured.append("throughput: \(throughputSkipped)") }
-        if let plainSkipped { notMeasured.append("plain: \(plainSkipped)") }
+        if let plainSkipped { notMeasured.append("plain, relay: \(plainSkipped)") }
         let plainP50 = p50["plain"].map { Spread($0).median }
         let plainP95 = p95["plain"].map { Spread($0).median }
         if let fanOutSkipped { notMeasured.append("fanout: \(fanOutSkipped)") }
@@ -262,6 +273,8 @@ struct BenchReport {
             plain_p50_ms: plainP50.map { Spread.rounded($0, 3) }, plain_p95_ms: plainP95.map { Spread.rounded($0, 3) },
             headunit_over_plain_p50_ms: headUnitOverPlain.isEmpty ? nil : Self.ratio(headUnitOverPlain),
             raw_over_plain_p50: rawOverPlain.isEmpty ? nil : Self.ratio(rawOverPlain),
+            relay_over_raw_p50: relayOverRaw.isEmpty ? nil : Self.ratio(relayOverRaw),
+            rest_over_relay_p50: restOverRelay.isEmpty ? nil : Self.ratio(restOverRelay),
             inFlight: inFlight, throughputPerSecond: throughput.mapValues { Spread($0, decimals: 0) },
             rest_over_raw_throughput: throughputSkipped == nil ? Self.ratio(ratios(throughput, "rest", "raw")) : nil,
             rest_over_health_throughput: throughputSkipped == nil ? Self.ratio(ratios(throughput, "rest", "health")) : nil,

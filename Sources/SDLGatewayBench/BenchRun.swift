@@ -144,8 +144,8 @@ struct BenchRun: Sendable {
         return report
     }
 
-    /// raw, plain, rest, ws and health, one in flight, each round in another order. `plain`
-    /// needs a `tcp` head unit; on another transport it is left out.
+    /// raw, plain, relay, rest, ws and health, one in flight, each round in another order.
+    /// `plain` and `relay` need a `tcp` head unit; on another transport they are left out.
     private func latency(_ report: BenchReport) async throws -> BenchReport {
         let scenarios = LatencyScenarios(samples: plan.samples, interval: .milliseconds(1000 / plan.rate))
         let warmUp = LatencyScenarios(samples: 10, interval: scenarios.interval)
@@ -157,47 +157,69 @@ struct BenchRun: Sendable {
             var report = report
             let http = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
             return try await http.run { send in
-                let plain: PlainSDLClient?
-                if headUnitAddress.scheme == .tcp {
-                    plain = try PlainSDLClient(host: headUnitAddress.host, port: headUnitAddress.port)
-                    try plain?.register(SDLAppConfiguration(appName: "Bench plain", appID: "bench-plain"))
-                } else {
-                    plain = nil
-                    report.plainSkipped = "the plain client speaks tcp only, the head unit is \(headUnitAddress.scheme.rawValue)"
-                }
-                defer { plain?.close() }
-                _ = try await warmUp.raw(session)
-                if let plain { _ = try await warmUp.plain(plain) }
-                _ = try await warmUp.rest(send, app: Self.app)
-                _ = try await warmUp.ws(call)
-                _ = try await warmUp.health(send)
-                let orders = [
-                    ["raw", "plain", "rest", "ws", "health"], ["plain", "rest", "ws", "health", "raw"],
-                    ["rest", "ws", "health", "raw", "plain"], ["ws", "health", "raw", "plain", "rest"],
-                    ["health", "raw", "plain", "rest", "ws"],
-                ]
-                for round in 0..<plan.rounds {
-                    var figures: [String: LatencySample] = [:]
-                    var headUnitShare: Double?
-                    for name in orders[round % orders.count] {
-                        switch name {
-                        case "raw": figures[name] = try await scenarios.raw(session)
-                        case "plain": if let plain { figures[name] = try await scenarios.plain(plain) }
-                        case "rest":
-                            let (sample, shares, headUnit) = try await scenarios.rest(send, app: Self.app)
-                            figures[name] = sample
-                            report.gatewayShareP50.append(LatencySample(milliseconds: shares).p50)
-                            let headUnitP50 = LatencySample(milliseconds: headUnit).p50
-                            headUnitShare = headUnit.isEmpty ? nil : headUnitP50
-                            report.headUnitShareP50.append(headUnitP50)
-                        case "ws": figures[name] = try await scenarios.ws(call)
-                        default: figures[name] = try await scenarios.health(send)
-                        }
+                try await withRelay { relay in
+                    let plain: PlainSDLClient?
+                    if headUnitAddress.scheme == .tcp {
+                        plain = try PlainSDLClient(host: headUnitAddress.host, port: headUnitAddress.port)
+                        try plain?.register(SDLAppConfiguration(appName: "Bench plain", appID: "bench-plain"))
+                    } else {
+                        plain = nil
+                        report.plainSkipped =
+                            "the plain client and the relay speak tcp only, the head unit is \(headUnitAddress.scheme.rawValue)"
                     }
-                    report.add(figures, headUnitShareP50: headUnitShare)
+                    defer { plain?.close() }
+                    _ = try await warmUp.raw(session)
+                    if let plain { _ = try await warmUp.plain(plain) }
+                    if let relay { _ = try await warmUp.relay(relay) }
+                    _ = try await warmUp.rest(send, app: Self.app)
+                    _ = try await warmUp.ws(call)
+                    _ = try await warmUp.health(send)
+                    let names = BenchReport.latencyScenarios
+                    for round in 0..<plan.rounds {
+                        var figures: [String: LatencySample] = [:]
+                        var headUnitShare: Double?
+                        // Each round starts with another scenario.
+                        for offset in 0..<names.count {
+                            let name = names[(round + offset) % names.count]
+                            switch name {
+                            case "raw": figures[name] = try await scenarios.raw(session)
+                            case "plain": if let plain { figures[name] = try await scenarios.plain(plain) }
+                            case "relay": if let relay { figures[name] = try await scenarios.relay(relay) }
+                            case "rest":
+                                let (sample, shares, headUnit) = try await scenarios.rest(send, app: Self.app)
+                                figures[name] = sample
+                                report.gatewayShareP50.append(LatencySample(milliseconds: shares).p50)
+                                let headUnitP50 = LatencySample(milliseconds: headUnit).p50
+                                headUnitShare = headUnit.isEmpty ? nil : headUnitP50
+                                report.headUnitShareP50.append(headUnitP50)
+                            case "ws": figures[name] = try await scenarios.ws(call)
+                            default: figures[name] = try await scenarios.health(send)
+                            }
+                        }
+                        report.add(figures, headUnitShareP50: headUnitShare)
+                    }
+                    return report
                 }
-                return report
             }
+        }
+    }
+
+    /// Runs `body` with a keep-alive connection to ``PlainHTTPRelay`` started as a process of its
+    /// own (`sdl-gateway-bench relay`) and stops it afterwards; `nil` when the head unit is not
+    /// `tcp`.
+    private func withRelay<Result: Sendable>(_ body: (HTTPKeepAliveClient.Send?) async throws -> Result) async throws -> Result {
+        guard headUnitAddress.scheme == .tcp else { return try await body(nil) }
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let (relay, addresses) = try BenchProcess.start(
+            executable, ["relay", "--head-unit", "tcp://\(headUnitAddress.host):\(headUnitAddress.port)"],
+            waitingFor: [#"relay on 127\.0\.0\.1:([0-9]+)"#]
+        )
+        defer { relay.stop() }
+        guard let port = Int(addresses[0]) else { throw BenchFailure(description: "the relay printed no port") }
+        let client = try await HTTPKeepAliveClient.connect(host: "127.0.0.1", port: port)
+        return try await client.run { send in
+            // Optional, so escaping to the type system; it does not outlive this call.
+            try await withoutActuallyEscaping(send) { send in try await body(send) }
         }
     }
 

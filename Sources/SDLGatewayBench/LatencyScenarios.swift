@@ -6,7 +6,8 @@ import SDLClient
 import SDLProtocol
 
 /// The latency scenarios with one request in flight: `raw` (an SDL client straight to the head
-/// unit), `plain` (``PlainSDLClient``: the same Show over one blocking socket, no tasks), `rest`
+/// unit), `plain` (``PlainSDLClient``: the same Show over one blocking socket, no tasks), `relay`
+/// (``PlainHTTPRelay``: the same Show as HTTP through the smallest gateway process), `rest`
 /// (the same Show through `POST /v1/apps/{id}/rpc/Show` on a keep-alive connection), `ws` (the
 /// same over the app's event WebSocket) and `health` (`GET /v1/health` on the same kind of
 /// connection: what the HTTP stack alone costs). Requests are paced so that no head-unit limit is
@@ -59,6 +60,20 @@ struct LatencyScenarios {
             if let share = Self.serverTiming(response.headers, "headunit") { headUnit.append(share) }
         }
         return (sample, shares, headUnit)
+    }
+
+    /// `samples` Shows through ``PlainHTTPRelay`` (`sdl-gateway-bench relay`, a process of its
+    /// own), sent as `rest` sends them: what any process between the HTTP client and the head unit
+    /// costs, whatever it does.
+    func relay(_ send: HTTPKeepAliveClient.Send) async throws -> LatencySample {
+        try await timed(paced: true) { index in
+            try await send(.POST, "/rpc/Show", ByteBuffer(bytes: Self.show(index).serializedBytes()))
+        } then: { response in
+            let resultCode = (try? SDLJSON.parse(response.body))?["resultCode"]?.stringValue
+            guard response.status == 200, resultCode == "SUCCESS" else {
+                throw BenchFailure(description: "relayed Show answered \(response.status): \(String(buffer: response.body))")
+            }
+        }
     }
 
     /// `samples` Shows over the app's event WebSocket (`{"id","function","params"}`), one at a time.
