@@ -11,6 +11,8 @@ struct RequestLogMiddleware: RouterMiddleware {
     let level: Logger.Level
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The line's metadata is made only when the line is written.
+        guard context.logger.logLevel <= level else { return try await next(request, context) }
         let start = ContinuousClock.now
         var metadata: Logger.Metadata = ["hb.request.method": "\(request.method)", "hb.request.path": "\(Self.redacted(request.uri))"]
         do {

@@ -58,7 +58,7 @@ public struct GatewayRouter: Sendable {
         let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: EdgeMiddleware(origins: origins, operations: allOperations))
         router.add(middleware: RequestLogMiddleware(level: .info))
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: HTTPMetricsMiddleware())
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         router.add(middleware: rateLimit)
         router.add(middleware: QueryParametersMiddleware(operations: allOperations))
