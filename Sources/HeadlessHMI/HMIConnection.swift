@@ -18,11 +18,14 @@ import Synchronization
 public final class HMIConnection: Service, Sendable {
     public let address: SDLTransportAddress
     private let state: Mutex<HeadlessHMI>
-    private let writer = Mutex<NIOAsyncChannelOutboundWriter<ByteBuffer>?>(nil)
-    /// Whether this connection's OnReady has been handed to the channel. The HMI is ready as soon
-    /// as OnReady is made, before the reader writes it; the vehicle loop's button presses leave
-    /// from another task and wait for this, so that they cannot overtake it.
-    private let readyWritten = Mutex(false)
+    /// The connection's outbox: what the HMI says to Core, queued under the state's lock by
+    /// whoever changed the state (the reader, the vehicle loop, the control API), so that Core
+    /// gets it in the order it was made (OnReady before any button press, a response before what
+    /// it caused), and written by the connection's one writer. `nil` while not connected.
+    private let outbox = Mutex<AsyncStream<HMIMessage>.Continuation?>(nil)
+    /// Messages the outbox holds while Core reads none; one more ends the connection (and the HMI
+    /// connects again) rather than growing without bound.
+    public let outboxLimit: Int
     private let logger: Logger
     private let configuration: SDLTransportClient.Configuration
     /// What the vehicle loop, the reconnection backoff and interactions' deadlines run on.
@@ -44,9 +47,10 @@ public final class HMIConnection: Service, Sendable {
     public init(
         address: SDLTransportAddress, hmi: HeadlessHMI, logger: Logger,
         vehicle: VehicleSource = .generated(GeneratedDrive()), vehicleInterval: Duration = .milliseconds(100),
-        clock: any SDLClock = SDLSystemClock(), relay: HMIStreamRelay = HMIStreamRelay()
+        clock: any SDLClock = SDLSystemClock(), relay: HMIStreamRelay = HMIStreamRelay(), outboxLimit: Int = 4_096
     ) {
         self.address = address
+        self.outboxLimit = max(1, outboxLimit)
         self.relay = relay
         self.streamChanges = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.clock = clock
@@ -69,18 +73,36 @@ public final class HMIConnection: Service, Sendable {
 
     /// Applies a change to the HMI (activate an app, a notification to send) and sends what it returns.
     /// Throws ``HMIError`` `connectionFailed` when Core is not connected.
+    /// The messages are queued for Core, after everything queued before, when this returns.
     @discardableResult
     public func perform(_ change: (inout HeadlessHMI) throws(HMIError) -> [HMIMessage]) async throws -> [HMIMessage] {
         let messages = try state.withLock { hmi throws(HMIError) in
-            guard hmi.phase == .ready else { throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))") }
-            return try change(&hmi)
-        }
-        guard let outbound = writer.withLock({ $0 }) else {
-            throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))")
+            guard hmi.phase == .ready, outbox.withLock({ $0 != nil }) else {
+                throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))")
+            }
+            let messages = try change(&hmi)
+            enqueue(messages)
+            return messages
         }
         streamChanges.continuation.yield()
-        try await send(messages, to: outbound)
         return messages
+    }
+
+    /// Queues `messages` for Core in the connection's outbox; dropped when not connected. Called
+    /// inside the state's lock, so that the outbox's order is the order the state made them in.
+    private func enqueue(_ messages: [HMIMessage]) {
+        guard !messages.isEmpty else { return }
+        outbox.withLock { outbox in
+            guard let continuation = outbox else { return }
+            for message in messages {
+                if case .dropped = continuation.yield(message) {
+                    // Core has read nothing for ``outboxLimit`` messages: end the connection.
+                    continuation.finish()
+                    outbox = nil
+                    return
+                }
+            }
+        }
     }
 
     public func run() async throws {
@@ -104,27 +126,24 @@ public final class HMIConnection: Service, Sendable {
         while !Task.isCancelled {
             let now = clock.now()
             let events = vehicleEvents(at: Duration(now - started))
-            let announced = readyWritten.withLock { $0 }
-            let messages = state.withLock { hmi in
+            state.withLock { hmi in
                 var out = hmi.expireInteractions(now: now)
                 for event in events {
                     switch event {
                     case .vehicleData(let values):
                         out += hmi.vehicleSample(values)
                     case .buttonEvent(let name, let mode):
-                        if hmi.phase == .ready, announced {
+                        // Once ready: OnReady is then in the outbox ahead of it.
+                        if hmi.phase == .ready {
                             out.append(hmi.notify("Buttons.OnButtonEvent", ["name": .string(name), "mode": .string(mode.rawValue)]))
                         }
                     case .buttonPress(let name, let mode):
-                        if hmi.phase == .ready, announced {
+                        if hmi.phase == .ready {
                             out.append(hmi.notify("Buttons.OnButtonPress", ["name": .string(name), "mode": .string(mode.rawValue)]))
                         }
                     }
                 }
-                return out
-            }
-            if !messages.isEmpty, let outbound = writer.withLock({ $0 }) {
-                try? await send(messages, to: outbound)
+                enqueue(out)
             }
             try? await clock.sleep(until: now + interval)  // cancelled: the loop ends
         }
@@ -161,7 +180,6 @@ public final class HMIConnection: Service, Sendable {
                     }
                 }
                 self.state.withLock { $0.disconnected() }
-                self.writer.withLock { $0 = nil }
                 self.streamChanges.continuation.yield()
                 attempt += 1
                 let delay = min(5.0, 0.1 * pow15(attempt - 1))
@@ -170,49 +188,67 @@ public final class HMIConnection: Service, Sendable {
         }
     }
 
+    /// One connection: its writer drains the outbox while its reader answers Core; whichever
+    /// ends first (Core closed, or the outbox overflowed) ends the other.
     private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async throws {
         try await channel.executeThenClose { inbound, outbound in
-            let opening = state.withLock { $0.connected() }
-            readyWritten.withLock { $0 = false }
-            writer.withLock { $0 = outbound }
-            try await send(opening, to: outbound)
-            for try await message in inbound {
-                let replies: [HMIMessage]
-                var becameReady = false
-                do throws(HMIError) {
-                    let parsed = try HMIMessage(parsing: message.readableBytesView)
-                    // At trace level every message is logged whole, as it came: what Core sends its HMI.
-                    logger.trace(
-                        "from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")", "hmi.message": "\(String(buffer: message))"])
-                    let (before, answers, after) = try state.withLock { hmi throws(HMIError) in
-                        let before = hmi.phase
-                        let answers = try hmi.receive(parsed, now: clock.now())
-                        return (before, answers, hmi.phase)
-                    }
-                    replies = answers
-                    streamChanges.continuation.yield()
-                    if before != .ready, after == .ready {
-                        becameReady = true
-                        logger.info("HMI ready: components registered, OnReady sent", metadata: ["sdl.hmi": "\(address)"])
-                    }
-                } catch  where error.code == .registrationRefused {
-                    throw error
-                } catch {
-                    logger.warning("a message from Core was not understood", metadata: ["error": "\(error)"])
-                    continue
-                }
-                try await send(replies, to: outbound)
-                if becameReady { readyWritten.withLock { $0 = true } }
+            let (messages, continuation) = AsyncStream.makeStream(of: HMIMessage.self, bufferingPolicy: .bufferingOldest(outboxLimit))
+            state.withLock { hmi in
+                let opening = hmi.connected()
+                outbox.withLock { $0 = continuation }
+                enqueue(opening)
+            }
+            defer {
+                outbox.withLock { $0 = nil }
+                continuation.finish()
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.write(messages, to: outbound) }
+                group.addTask { try await self.read(inbound) }
+                // The reader waits for Core, not for cancellation: closing the channel ends it.
+                defer { channel.channel.close(promise: nil) }
+                try await group.next()
+                group.cancelAll()
             }
         }
     }
 
-    private func send(_ messages: [HMIMessage], to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        for message in messages {
+    /// Answers what Core sends until it closes the connection.
+    private func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async throws {
+        for try await message in inbound {
+            do throws(HMIError) {
+                let parsed = try HMIMessage(parsing: message.readableBytesView)
+                // At trace level every message is logged whole, as it came: what Core sends its HMI.
+                logger.trace(
+                    "from Core", metadata: ["hmi.method": "\(parsed.method ?? "-")", "hmi.message": "\(String(buffer: message))"])
+                let becameReady = try state.withLock { hmi throws(HMIError) in
+                    let before = hmi.phase
+                    enqueue(try hmi.receive(parsed, now: clock.now()))
+                    return before != .ready && hmi.phase == .ready
+                }
+                streamChanges.continuation.yield()
+                if becameReady {
+                    logger.info("HMI ready: components registered, OnReady sent", metadata: ["sdl.hmi": "\(address)"])
+                }
+            } catch  where error.code == .registrationRefused {
+                throw error
+            } catch {
+                logger.warning("a message from Core was not understood", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Writes the outbox's messages in order until the connection ends; an outbox that
+    /// overflowed (finished while the connection lasts) ends it.
+    private func write(_ messages: AsyncStream<HMIMessage>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        for await message in messages {
             let bytes = message.json.serializedBytes()
             logger.trace(
                 "to Core", metadata: ["hmi.method": "\(message.method ?? "-")", "hmi.message": "\(String(decoding: bytes, as: UTF8.self))"])
             try await outbound.write(ByteBuffer(bytes: bytes))
+        }
+        guard Task.isCancelled else {
+            throw HMIError(.connectionFailed, "SDL Core read none of the last \(outboxLimit) messages for it")
         }
     }
 }

@@ -90,15 +90,23 @@ public struct FakeCoreHMI: Sendable {
     /// Takes one HMI connection, answers its registration until OnReady, then runs `body` with the
     /// connection and the registered components; closes everything after.
     public func serveOne(_ body: (inout Connection, [String]) async throws -> Void) async throws {
+        try await serve(connections: 1) { connection, components, _ in try await body(&connection, components) }
+    }
+
+    /// Takes `connections` HMI connections one after another (the HMI connects again when one
+    /// ends), each as ``serveOne(_:)`` does, `body` told which one (from 0); closes everything after.
+    public func serve(connections count: Int, _ body: (inout Connection, [String], Int) async throws -> Void) async throws {
         try await server.executeThenClose { accepted in
             var connections = accepted.makeAsyncIterator()
-            guard let first = try await connections.next(), let channel = try await SDLWebSocketServer.upgraded(first) else {
-                throw Closed()
-            }
-            try await channel.executeThenClose { inbound, outbound in
-                var connection = Connection(inbound: inbound.makeAsyncIterator(), outbound: outbound)
-                let components = try await connection.handshake()
-                try await body(&connection, components)
+            for index in 0..<count {
+                guard let next = try await connections.next(), let channel = try await SDLWebSocketServer.upgraded(next) else {
+                    throw Closed()
+                }
+                try await channel.executeThenClose { inbound, outbound in
+                    var connection = Connection(inbound: inbound.makeAsyncIterator(), outbound: outbound)
+                    let components = try await connection.handshake()
+                    try await body(&connection, components, index)
+                }
             }
         }
     }

@@ -77,8 +77,15 @@ struct HMIConnectionTests {
             group.addTask { try await connection.run() }
             try await core.serveOne { core, _ in
                 try await core.send(.request(id: 80, method: "VehicleInfo.SubscribeVehicleData", params: ["speed": true, "appID": 1]))
-                // A sample may overtake the answer (they leave from two tasks); the answer comes.
-                let answer = try await core.next { if case .response(80, _) = $0 { true } else { false } }
+                // The answer and the subscription are made in one step and queued in that order:
+                // no sample can overtake the answer.
+                var before: [HMIMessage] = []
+                let answer = try await core.next { message in
+                    if case .response(80, _) = message { return true }
+                    before.append(message)
+                    return false
+                }
+                #expect(before.isEmpty, "before the answer: \(before)")
                 #expect(
                     answer
                         == .response(
@@ -95,6 +102,48 @@ struct HMIConnectionTests {
                     #expect(Array(params.keys) == ["speed"])
                     #expect(params["speed"]?.doubleValue != nil)
                 }
+            }
+            group.cancelAll()
+        }
+    }
+
+    @Test("What the HMI says leaves in the order it was made; an outbox Core does not drain ends the connection, and it connects again")
+    func orderedOutbox() async throws {
+        let core = try await FakeCoreHMI.bind()
+        let connection = HMIConnection(
+            address: core.address, hmi: HeadlessHMI(answers: HMIAnswers(profile: .default)),
+            logger: Logger.test("hmi-test"), vehicle: .none, outboxLimit: 64
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await connection.run() }
+            try await core.serve(connections: 2) { core, _, index in
+                if index == 0 {
+                    // 64 presses from the control side, as fast as they come: Core reads them in order.
+                    for number in 0..<64 {
+                        try await connection.perform { hmi in
+                            [
+                                hmi.notify(
+                                    "Buttons.OnButtonPress",
+                                    ["name": .string("PRESET_\(number % 10)"), "mode": "SHORT", "appID": .int(Int64(number))])
+                            ]
+                        }
+                    }
+                    for number in 0..<64 {
+                        guard case .notification("Buttons.OnButtonPress", let params) = try await core.next() else {
+                            Issue.record("not OnButtonPress"); return
+                        }
+                        #expect(params["appID"]?.intValue == Int64(number))
+                    }
+                    // Far more at once than the outbox holds (its writer takes one while thousands
+                    // are queued): the HMI ends the connection.
+                    await #expect(throws: (any Error).self) {
+                        try await connection.perform { hmi in
+                            (0..<10_000).map { _ in hmi.notify("Buttons.OnButtonPress", ["name": "OK", "mode": "SHORT", "appID": 1]) }
+                        }
+                        while true { _ = try await core.next() }
+                    }
+                }
+                // index 1: the HMI came back and registered again (serve ran its handshake).
             }
             group.cancelAll()
         }
