@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HeadUnitSimulator
 import Logging
 import NIOCore
@@ -77,10 +82,22 @@ struct PlainSDLClientTests {
 
     @Test("Nothing listening: connect_failed")
     func nothingListening() async throws {
-        // Bind a port, then free it: nothing listens there.
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(channel.localAddress?.port)
-        try await channel.close()
+        // A port bound and held without listening: connecting is refused, and no test running in
+        // parallel can take the port meanwhile (a freed one, it once did: a server answered).
+        let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(held >= 0)
+        defer { close(held) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(held, $0, length) == 0 && getsockname(held, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
         let error = await #expect(throws: PlainSDLClientError.self) {
             try await NIOThreadPool.singleton.runIfActive {
                 _ = try PlainSDLClient(host: "127.0.0.1", port: port, timeout: .milliseconds(300))
