@@ -22,7 +22,7 @@ public final class HMIConnection: Service, Sendable {
     /// whoever changed the state (the reader, the vehicle loop, the control API), so that Core
     /// gets it in the order it was made (OnReady before any button press, a response before what
     /// it caused), and written by the connection's one writer. `nil` while not connected.
-    private let outbox = Mutex<AsyncStream<HMIMessage>.Continuation?>(nil)
+    private let outbox = Mutex<(continuation: AsyncStream<HMIMessage>.Continuation, channel: any Channel)?>(nil)
     /// Messages the outbox holds while Core reads none; one more ends the connection (and the HMI
     /// connects again) rather than growing without bound.
     public let outboxLimit: Int
@@ -81,7 +81,9 @@ public final class HMIConnection: Service, Sendable {
                 throw HMIError(.connectionFailed, "the HMI is not connected to Core (\(address))")
             }
             let messages = try change(&hmi)
-            enqueue(messages)
+            guard enqueue(messages) else {
+                throw HMIError(.connectionFailed, "SDL Core read none of the last \(outboxLimit) messages: the connection was ended")
+            }
             return messages
         }
         streamChanges.continuation.yield()
@@ -90,18 +92,23 @@ public final class HMIConnection: Service, Sendable {
 
     /// Queues `messages` for Core in the connection's outbox; dropped when not connected. Called
     /// inside the state's lock, so that the outbox's order is the order the state made them in.
-    private func enqueue(_ messages: [HMIMessage]) {
-        guard !messages.isEmpty else { return }
-        outbox.withLock { outbox in
-            guard let continuation = outbox else { return }
+    /// False when not all of them were queued.
+    @discardableResult
+    private func enqueue(_ messages: [HMIMessage]) -> Bool {
+        guard !messages.isEmpty else { return true }
+        return outbox.withLock { outbox in
+            guard let (continuation, channel) = outbox else { return false }
             for message in messages {
                 if case .dropped = continuation.yield(message) {
-                    // Core has read nothing for ``outboxLimit`` messages: end the connection.
+                    // Core has read nothing for ``outboxLimit`` messages: end the connection now
+                    // (its writer may be waiting on a full socket and would never notice).
                     continuation.finish()
+                    channel.close(promise: nil)
                     outbox = nil
-                    return
+                    return false
                 }
             }
+            return true
         }
     }
 
@@ -195,7 +202,7 @@ public final class HMIConnection: Service, Sendable {
             let (messages, continuation) = AsyncStream.makeStream(of: HMIMessage.self, bufferingPolicy: .bufferingOldest(outboxLimit))
             state.withLock { hmi in
                 let opening = hmi.connected()
-                outbox.withLock { $0 = continuation }
+                outbox.withLock { $0 = (continuation, channel.channel) }
                 enqueue(opening)
             }
             defer {

@@ -28,7 +28,8 @@ final class PlainHTTPRelay {
     private let listener: Int32
 
     /// A relay for `client`, listening on 127.0.0.1:`port` (0: any).
-    init(client: PlainSDLClient, port: Int = 0, idleTimeout: Duration = .seconds(60)) throws {
+    init(client: PlainSDLClient, port: Int = 0, idleTimeout: Duration = .seconds(600)) throws {
+        guard (0...65_535).contains(port) else { throw BenchFailure(description: "relay: port \(port) is not 0…65535") }
         self.client = client
         self.idleTimeout = idleTimeout
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

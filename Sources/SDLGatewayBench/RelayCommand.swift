@@ -14,7 +14,7 @@ struct RelayCommand: ParsableCommand {
             It registers one app ("Bench relay") with a TCP head unit over one blocking socket, waits \
             until the app is out of HMI NONE, listens on 127.0.0.1, prints "relay on 127.0.0.1:PORT", \
             and relays POST /rpc/{function} (a JSON object of parameters) as that request, answering \
-            the response's parameters. It ends when no connection came for a minute.
+            the response's parameters. It ends when no connection came for ten minutes.
             """
     )
 
