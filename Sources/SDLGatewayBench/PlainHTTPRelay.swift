@@ -51,7 +51,7 @@ final class PlainHTTPRelay {
         }
         self.listener = listener
         self.port = Int(UInt16(bigEndian: address.sin_port))
-        Self.setTimeout(listener, idleTimeout)
+        setSocketTimeouts(listener, idleTimeout)
     }
 
     deinit { close(listener) }
@@ -68,7 +68,7 @@ final class PlainHTTPRelay {
             }
             var one: Int32 = 1
             _ = setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            Self.setTimeout(connection, idleTimeout)
+            setSocketTimeouts(connection, idleTimeout)
             serve(connection)
             close(connection)
             served += 1
@@ -178,13 +178,5 @@ final class PlainHTTPRelay {
     private static func error(_ message: String) -> [UInt8] {
         let body: SDLJSON = ["error": .string(message)]
         return body.serializedBytes()
-    }
-
-    /// SO_RCVTIMEO (which bounds `accept` too on Linux) and SO_SNDTIMEO.
-    private static func setTimeout(_ socket: Int32, _ timeout: Duration) {
-        let (seconds, attoseconds) = timeout.components
-        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        _ = setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 }

@@ -284,16 +284,21 @@ final class PlainSDLClient {
             }
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            let (seconds, attoseconds) = timeout.components
-            var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            setSocketTimeouts(fd, timeout)
             if systemConnect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return fd }
             lastError = errno
             _ = systemClose(fd)
         }
         throw PlainSDLClientError(.connectFailed, "cannot connect to \(host):\(port) (errno \(lastError))")
     }
+}
+
+/// SO_RCVTIMEO (which bounds `accept` too on Linux) and SO_SNDTIMEO of `timeout` on `socket`.
+func setSocketTimeouts(_ socket: Int32, _ timeout: Duration) {
+    let (seconds, attoseconds) = timeout.components
+    var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+    _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    _ = setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
 }
 
 // The C calls whose names the client's members shadow.
